@@ -1,0 +1,34 @@
+# glimpse_add_plugin(NAME <name> KIND <kind> SOURCES <files...> [LIBRARIES <targets...>])
+#
+# Builds one plugin: a MODULE library named <name>.so that exports glimpse_plugin_entry.
+# In the glimpse tree it lands in the build's plugin folder and is installed beside the CLI's;
+# out of tree it lands in the caller's build folder (point GLIMPSE_PLUGIN_PATH at it).
+set(GLIMPSE_PLUGIN_KINDS learner oracle query_rule metric data_source transform)
+
+function(glimpse_add_plugin)
+  cmake_parse_arguments(ARG "" "NAME;KIND" "SOURCES;LIBRARIES" ${ARGN})
+  if(NOT ARG_NAME OR NOT ARG_SOURCES)
+    message(FATAL_ERROR "glimpse_add_plugin: NAME and SOURCES are required")
+  endif()
+  if(NOT ARG_KIND IN_LIST GLIMPSE_PLUGIN_KINDS)
+    message(FATAL_ERROR "glimpse_add_plugin(${ARG_NAME}): KIND must be one of ${GLIMPSE_PLUGIN_KINDS}, got '${ARG_KIND}'")
+  endif()
+  if(NOT ARG_NAME MATCHES "^[a-z][a-z0-9_]*$")
+    message(FATAL_ERROR "glimpse_add_plugin: NAME must be lower_snake_case, got '${ARG_NAME}'")
+  endif()
+  set(target glimpse_plugin_${ARG_NAME})
+  add_library(${target} MODULE ${ARG_SOURCES})
+  if(TARGET glimpse::framework)
+    target_link_libraries(${target} PRIVATE glimpse::framework ${ARG_LIBRARIES})
+  else()
+    target_link_libraries(${target} PRIVATE glimpse_framework glimpse_warnings glimpse_arch ${ARG_LIBRARIES})
+  endif()
+  set_target_properties(${target} PROPERTIES PREFIX "" OUTPUT_NAME ${ARG_NAME}
+    CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
+  if(DEFINED GLIMPSE_PLUGIN_BUILD_DIR)
+    set_target_properties(${target} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${GLIMPSE_PLUGIN_BUILD_DIR}
+      INSTALL_RPATH "$ORIGIN/../..")
+    install(TARGETS ${target} LIBRARY DESTINATION ${GLIMPSE_PLUGIN_INSTALL_DIR})
+    set_property(GLOBAL APPEND PROPERTY GLIMPSE_PLUGIN_TARGETS ${target})
+  endif()
+endfunction()

@@ -1,0 +1,61 @@
+// An in-memory dataset: rows (dense row-major or CSR), labels 0..K-1, optional p(y|x).
+// Loaded once per process and shared read-only by every run; runs see rows through Instance views.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "glimpse/instance.hpp"
+
+namespace glimpse {
+
+class Dataset {
+ public:
+  Dataset() = default;
+
+  // values: n*d row-major. labels: 0-based class indices, n of them.
+  static Dataset dense(std::int64_t n, std::int32_t d, std::vector<Feature> values,
+                       std::vector<std::int32_t> labels, std::int32_t num_classes);
+  // CSR: row i holds indices[offsets[i]..offsets[i+1]) (sorted, 0-based, < d) and the same range of values.
+  static Dataset sparse(std::int32_t d, std::vector<std::int64_t> row_offsets, std::vector<std::int32_t> indices,
+                        std::vector<Feature> values, std::vector<std::int32_t> labels, std::int32_t num_classes);
+
+  std::int64_t size() const noexcept { return static_cast<std::int64_t>(labels_.size()); }
+  std::int32_t dim() const noexcept { return dim_; }
+  std::int32_t num_classes() const noexcept { return num_classes_; }
+  bool is_dense() const noexcept { return row_offsets_.empty(); }
+  std::int64_t stored_values() const noexcept { return static_cast<std::int64_t>(values_.size()); }
+
+  Instance row(std::int64_t i) const noexcept {
+    if (is_dense()) return {values_.data() + i * dim_, nullptr, dim_, dim_};
+    const auto begin = row_offsets_[i];
+    return {values_.data() + begin, indices_.data() + begin, static_cast<std::int32_t>(row_offsets_[i + 1] - begin), dim_};
+  }
+  std::int32_t label(std::int64_t i) const noexcept { return labels_[i]; }
+  std::span<const std::int32_t> labels() const noexcept { return labels_; }
+
+  // For transforms, which rewrite values in place before the dataset is shared.
+  std::span<Feature> mutable_values() noexcept { return values_; }
+  std::span<const std::int64_t> row_offsets() const noexcept { return row_offsets_; }
+  std::span<const std::int32_t> column_indices() const noexcept { return indices_; }
+
+  // Names of classes 0..K-1 as the source spelled them (default "1".."K").
+  std::vector<std::string> class_names;
+  // Empty, or n*K row-major probabilities p(y|x) known to a synthetic generator (for regret).
+  std::vector<double> class_probabilities;
+
+  // Checks labels in range, finite values, well-formed CSR; throws Error prefixed with `where`.
+  void validate(const std::string& where) const;
+
+ private:
+  std::int32_t dim_ = 0;
+  std::int32_t num_classes_ = 0;
+  std::vector<Feature> values_;
+  std::vector<std::int32_t> labels_;
+  std::vector<std::int64_t> row_offsets_;  // empty: dense
+  std::vector<std::int32_t> indices_;
+};
+
+}  // namespace glimpse

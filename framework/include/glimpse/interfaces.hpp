@@ -1,0 +1,105 @@
+// The six plugin kinds: small abstract classes holding exactly the calls the round loop makes.
+//
+// Threading: one object serves one run; the orchestrator never calls an object from two threads at once,
+// but many objects of the same plugin run concurrently, so plugins keep no mutable global state.
+// Allocation: reset() sizes every buffer; the per-round calls (predict, learn, decide, respond, observe)
+// must not allocate.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "glimpse/dataset.hpp"
+#include "glimpse/instance.hpp"
+#include "glimpse/params.hpp"
+#include "glimpse/plugin.hpp"
+#include "glimpse/prediction.hpp"
+#include "glimpse/random.hpp"
+
+namespace glimpse {
+
+class GLIMPSE_API Learner : public PluginObject {
+ public:
+  // Called once before a run's first round. `seed` keys the learner's own random stream (exploration).
+  virtual void reset(const ProblemShape& shape, std::uint64_t seed) = 0;
+  // Fills pred.scores (already K long), pred.predicted and pred.proposed for x. May draw exploration.
+  virtual void predict(const Instance& x, Prediction& pred) = 0;
+  // Called every round after predict on the same x, with what the oracle said (NoFeedback when the
+  // query rule did not ask). A learner never sees the true label except through `feedback`.
+  virtual void learn(const Instance& x, const Prediction& pred, const Feedback& feedback) = 0;
+};
+
+// What the world knows about a round; only oracles and metrics see it.
+struct RoundTruth {
+  std::int64_t round = 0;                       // 1-based, counts every round of the run
+  std::int32_t label = 0;                       // the true class, 0-based
+  std::span<const double> class_probabilities;  // p(y|x) for synthetic streams, else empty
+};
+
+class GLIMPSE_API FeedbackOracle : public PluginObject {
+ public:
+  virtual void reset(const ProblemShape& /*shape*/) {}
+  // `rng` is this round's stream, keyed by (seed, dataset, round) only: runs that share a dataset and
+  // seed receive the same draws whatever their learner did. Spans in the result may point into the
+  // oracle's own buffers and stay valid until the next call.
+  virtual Feedback respond(const Instance& x, const RoundTruth& truth, const Prediction& pred, Rng& rng) = 0;
+};
+
+class GLIMPSE_API QueryRule : public PluginObject {
+ public:
+  virtual void reset(const ProblemShape& /*shape*/) {}
+  // Whether to ask for feedback on x this round (1-based `round`); rules keep their own state
+  // (e.g. the matrix of queried instances) and update it here when they return true.
+  virtual bool decide(const Instance& x, const Prediction& pred, std::int64_t round, Rng& rng) = 0;
+};
+
+struct RoundRecord {
+  std::int64_t round = 0;  // 1-based
+  const RoundTruth* truth = nullptr;
+  const Prediction* prediction = nullptr;
+  const Feedback* feedback = nullptr;
+  bool queried = true;
+};
+
+// What a metric reports at the end of a run. Names are suffixes of the metric's output name: an empty
+// suffix gives the protocol's name for the metric itself ("online_accuracy"), "proposed" gives
+// "mistakes_proposed".
+struct MetricResults {
+  struct Scalar { std::string suffix; double value; };
+  struct Curve { std::string suffix; std::vector<std::int64_t> rounds; std::vector<double> values; };
+  std::vector<Scalar> scalars;
+  std::vector<Curve> curves;
+};
+
+class GLIMPSE_API Metric : public PluginObject {
+ public:
+  // `total_rounds` is known in advance (rows x passes): reserve curve storage here.
+  virtual void reset(const ProblemShape& shape, std::int64_t total_rounds) = 0;
+  virtual void observe(const RoundRecord& record) = 0;
+  virtual void report(MetricResults& out) const = 0;
+};
+
+struct LoadContext {
+  std::filesystem::path base_dir;  // relative paths in parameters are resolved against this
+  std::string where;               // protocol location for messages, e.g. "x.json: datasets[0]"
+  std::filesystem::path resolve(const std::filesystem::path& p) const {
+    return p.is_absolute() ? p : base_dir / p;
+  }
+};
+
+class GLIMPSE_API DataSource : public PluginObject {
+ public:
+  // Reads or generates the whole dataset. Throws Error naming the file and line on malformed input.
+  virtual Dataset load(const LoadContext& context) = 0;
+};
+
+class GLIMPSE_API Transform : public PluginObject {
+ public:
+  // Rewrites the dataset in place (or replaces it) once, before any run sees it.
+  virtual void apply(Dataset& data) const = 0;
+};
+
+}  // namespace glimpse

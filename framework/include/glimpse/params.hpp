@@ -1,0 +1,84 @@
+// Plugin parameters: declared once (name, type, default, range, one-line doc), then validated by the host
+// against protocol values and handed to the plugin's constructor resolved and typed.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace glimpse {
+
+// The size of the problem a parameter expression may refer to as K, d and n.
+struct ProblemShape {
+  std::int64_t n = 0;   // rows in the dataset
+  std::int32_t d = 0;   // feature dimension
+  std::int32_t K = 0;   // classes
+};
+
+enum class ParamType { real, integer, boolean, choice, text };
+
+struct ParamBound {
+  double value = 0.0;
+  bool open = false;  // true: the bound itself is excluded
+};
+
+// One declared parameter. Real and integer defaults may be expressions of K, d, n ("1/(2*(K-1))").
+struct ParamSpec {
+  std::string name;
+  ParamType type = ParamType::real;
+  std::string default_value;  // as it would be written in a protocol; unused when `required`
+  bool required = false;
+  std::optional<ParamBound> lower;
+  std::optional<ParamBound> upper;
+  std::vector<std::string> choices;  // ParamType::choice only
+  std::string doc;
+
+  static ParamSpec real(std::string name, std::string default_value, std::string doc);
+  static ParamSpec integer(std::string name, std::string default_value, std::string doc);
+  static ParamSpec boolean(std::string name, bool default_value, std::string doc);
+  static ParamSpec choice(std::string name, std::string default_value, std::vector<std::string> choices,
+                          std::string doc);
+  static ParamSpec text(std::string name, std::string default_value, std::string doc);
+
+  ParamSpec&& above(double v) && { lower = ParamBound{v, true}; return std::move(*this); }
+  ParamSpec&& at_least(double v) && { lower = ParamBound{v, false}; return std::move(*this); }
+  ParamSpec&& below(double v) && { upper = ParamBound{v, true}; return std::move(*this); }
+  ParamSpec&& at_most(double v) && { upper = ParamBound{v, false}; return std::move(*this); }
+  ParamSpec&& mandatory() && { required = true; return std::move(*this); }
+
+  // "a number in (0, 1]", "an integer >= 1", "one of lowest, random", ...
+  std::string expectation() const;
+  std::string type_name() const;
+};
+
+using ParamValue = std::variant<double, std::int64_t, bool, std::string>;
+
+// Resolved values, in declaration order. Accessors throw std::logic_error on a name the plugin did not
+// declare or on the wrong type: that is a bug in the plugin, not a user error.
+class ParamValues {
+ public:
+  void set(std::string name, ParamValue value);
+  bool contains(std::string_view name) const noexcept;
+
+  double real(std::string_view name) const;
+  std::int64_t integer(std::string_view name) const;
+  bool boolean(std::string_view name) const;
+  const std::string& text(std::string_view name) const;  // text and choice parameters
+
+  const std::vector<std::pair<std::string, ParamValue>>& entries() const noexcept { return entries_; }
+  // {"beta":0.5,"tie_break":"lowest"}: stable text used in run metadata and stream keys.
+  std::string to_json() const;
+
+ private:
+  const ParamValue& find(std::string_view name) const;
+  std::vector<std::pair<std::string, ParamValue>> entries_;
+};
+
+// Renders a value as JSON (numbers with round-trip precision).
+std::string param_value_json(const ParamValue& value);
+
+}  // namespace glimpse

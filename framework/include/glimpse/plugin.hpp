@@ -1,0 +1,77 @@
+// The plugin boundary: one extern "C" entry point per shared library, returning a plain struct whose
+// first member is the plugin API version. The host reads that version before touching anything else.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "glimpse/params.hpp"
+#include "glimpse/prediction.hpp"
+
+// Bump when PluginEntry, PluginSpec or any interface handed across the boundary (Learner, Dataset, ...)
+// changes layout or meaning. The host refuses plugins built against another value.
+#define GLIMPSE_PLUGIN_API_VERSION 1
+
+// Types whose identity must be shared between the host and plugins built with -fvisibility=hidden.
+#define GLIMPSE_API __attribute__((visibility("default")))
+
+namespace glimpse {
+
+enum class PluginKind : std::uint8_t { learner, oracle, query_rule, metric, data_source, transform };
+std::string_view plugin_kind_name(PluginKind kind) noexcept;
+
+// What a plugin declares about itself; `glimpse describe NAME` prints it and validation checks against it.
+struct PluginSpec {
+  std::string name;             // lower_snake_case, unique among loaded plugins
+  PluginKind kind = PluginKind::learner;
+  std::string version = "1.0";  // the plugin's own version, recorded in traces
+  std::string summary;          // one line
+  std::string reference;        // paper and section, where one applies
+  std::vector<ParamSpec> params;
+  FeedbackKinds accepts;        // learners: feedback kinds they can learn from
+  FeedbackKind produces = FeedbackKind::none;  // oracles: the kind they return
+};
+
+// Base of every object a plugin creates. The host deletes it through this virtual destructor, while the
+// plugin's library stays loaded (plugins are never unloaded during a process).
+class GLIMPSE_API PluginObject {
+ public:
+  virtual ~PluginObject();
+};
+
+// Layout of the entry struct. Only `api_version` may be read before it has been checked.
+struct PluginEntry {
+  std::uint32_t api_version;
+  const PluginSpec& (*describe)();
+  // Creates an object of the plugin's kind from validated parameters; the caller owns it. May throw
+  // glimpse::Error for parameter combinations the declaration cannot express.
+  PluginObject* (*create)(const ParamValues& params);
+};
+
+inline constexpr const char* plugin_entry_symbol = "glimpse_plugin_entry";
+
+namespace detail {
+template <class Plugin>
+const PluginSpec& describe_plugin() {
+  static const PluginSpec spec = Plugin::spec();
+  return spec;
+}
+template <class Plugin>
+PluginObject* create_plugin(const ParamValues& params) {
+  return new Plugin(params);
+}
+}  // namespace detail
+
+}  // namespace glimpse
+
+// Exports `Plugin` (a class with `static PluginSpec spec()` and a constructor from `const ParamValues&`)
+// as this library's plugin. Use once per shared library.
+#define GLIMPSE_PLUGIN(Plugin)                                                                   \
+  extern "C" GLIMPSE_API const ::glimpse::PluginEntry* glimpse_plugin_entry() noexcept {         \
+    static const ::glimpse::PluginEntry entry{GLIMPSE_PLUGIN_API_VERSION,                        \
+                                              &::glimpse::detail::describe_plugin<Plugin>,       \
+                                              &::glimpse::detail::create_plugin<Plugin>};        \
+    return &entry;                                                                               \
+  }

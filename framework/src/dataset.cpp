@@ -1,0 +1,81 @@
+// Dataset construction and validation.
+#include "glimpse/dataset.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "glimpse/error.hpp"
+
+namespace glimpse {
+
+static std::vector<std::string> default_class_names(std::int32_t k) {
+  std::vector<std::string> names;
+  for (std::int32_t i = 1; i <= k; ++i) names.push_back(std::to_string(i));
+  return names;
+}
+
+Dataset Dataset::dense(std::int64_t n, std::int32_t d, std::vector<Feature> values, std::vector<std::int32_t> labels,
+                       std::int32_t num_classes) {
+  if (static_cast<std::int64_t>(labels.size()) != n || static_cast<std::int64_t>(values.size()) != n * d)
+    throw Error("dense dataset: " + std::to_string(n) + " rows of " + std::to_string(d) + " features need " +
+                std::to_string(n * d) + " values and " + std::to_string(n) + " labels, got " +
+                std::to_string(values.size()) + " and " + std::to_string(labels.size()));
+  Dataset data;
+  data.dim_ = d;
+  data.num_classes_ = num_classes;
+  data.values_ = std::move(values);
+  data.labels_ = std::move(labels);
+  data.class_names = default_class_names(num_classes);
+  return data;
+}
+
+Dataset Dataset::sparse(std::int32_t d, std::vector<std::int64_t> row_offsets, std::vector<std::int32_t> indices,
+                        std::vector<Feature> values, std::vector<std::int32_t> labels, std::int32_t num_classes) {
+  if (row_offsets.size() != labels.size() + 1 || indices.size() != values.size() ||
+      row_offsets.back() != static_cast<std::int64_t>(values.size()))
+    throw Error("sparse dataset: row offsets, indices, values and labels do not agree in size");
+  Dataset data;
+  data.dim_ = d;
+  data.num_classes_ = num_classes;
+  data.values_ = std::move(values);
+  data.labels_ = std::move(labels);
+  data.row_offsets_ = std::move(row_offsets);
+  data.indices_ = std::move(indices);
+  data.class_names = default_class_names(num_classes);
+  return data;
+}
+
+void Dataset::validate(const std::string& where) const {
+  if (size() == 0) throw Error(where, "the dataset has no rows");
+  if (dim_ <= 0) throw Error(where, "the dataset has no features");
+  if (num_classes_ < 2) throw Error(where, "expected at least 2 classes, got " + std::to_string(num_classes_));
+  if (static_cast<std::int32_t>(class_names.size()) != num_classes_)
+    throw Error(where, "expected " + std::to_string(num_classes_) + " class names, got " +
+                           std::to_string(class_names.size()));
+  for (std::int64_t i = 0; i < size(); ++i) {
+    const auto y = labels_[i];
+    if (y < 0 || y >= num_classes_)
+      throw Error(where, "row " + std::to_string(i + 1) + ": label " + std::to_string(y + 1) + " outside 1.." +
+                             std::to_string(num_classes_));
+    const Instance x = row(i);
+    for (std::int32_t j = 0; j < x.nnz; ++j) {
+      const std::int32_t feature = x.is_dense() ? j : x.indices[j];
+      if (!std::isfinite(x.values[j]))
+        throw Error(where, "row " + std::to_string(i + 1) + ", feature " + std::to_string(feature + 1) +
+                               ": value is not finite (" + std::to_string(x.values[j]) + ")");
+      if (!x.is_dense()) {
+        if (feature < 0 || feature >= dim_)
+          throw Error(where, "row " + std::to_string(i + 1) + ": feature index " + std::to_string(feature + 1) +
+                                 " outside 1.." + std::to_string(dim_));
+        if (j > 0 && x.indices[j - 1] >= feature)
+          throw Error(where, "row " + std::to_string(i + 1) + ": feature indices must be strictly increasing (" +
+                                 std::to_string(x.indices[j - 1] + 1) + " then " + std::to_string(feature + 1) + ")");
+      }
+    }
+  }
+  if (!class_probabilities.empty() &&
+      static_cast<std::int64_t>(class_probabilities.size()) != size() * num_classes_)
+    throw Error(where, "class probabilities must hold n*K values");
+}
+
+}  // namespace glimpse

@@ -1,0 +1,300 @@
+// HDF5 C API wrapper.
+#include "hdf5.hpp"
+
+#include <cstring>
+#include <mutex>
+
+#include "glimpse/error.hpp"
+
+namespace glimpse::h5 {
+namespace {
+
+// Silence HDF5's automatic printing once; errors are reported through exceptions instead.
+void quiet() {
+  static std::once_flag once;
+  std::call_once(once, [] { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); });
+}
+
+herr_t collect(unsigned, const H5E_error2_t* error, void* out) {
+  auto& text = *static_cast<std::string*>(out);
+  if (error->desc && *error->desc) text += std::string(text.empty() ? "" : "; ") + error->desc;
+  return 0;
+}
+
+[[noreturn]] void fail(const std::string& what) {
+  std::string stack;
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, collect, &stack);
+  H5Eclear2(H5E_DEFAULT);
+  throw Error("HDF5: " + what + (stack.empty() ? "" : " (" + stack + ")"));
+}
+
+hid_t check(hid_t id, const std::string& what) {
+  if (id < 0) fail(what);
+  return id;
+}
+void check_status(herr_t status, const std::string& what) {
+  if (status < 0) fail(what);
+}
+
+template <class T>
+hid_t native_type();
+template <> hid_t native_type<std::int32_t>() { return H5T_NATIVE_INT32; }
+template <> hid_t native_type<std::int64_t>() { return H5T_NATIVE_INT64; }
+template <> hid_t native_type<std::uint8_t>() { return H5T_NATIVE_UINT8; }
+template <> hid_t native_type<double>() { return H5T_NATIVE_DOUBLE; }
+template <class T>
+hid_t file_type();
+template <> hid_t file_type<std::int32_t>() { return H5T_STD_I32LE; }
+template <> hid_t file_type<std::int64_t>() { return H5T_STD_I64LE; }
+template <> hid_t file_type<std::uint8_t>() { return H5T_STD_U8LE; }
+template <> hid_t file_type<double>() { return H5T_IEEE_F64LE; }
+
+Handle string_type() {
+  Handle type(check(H5Tcopy(H5T_C_S1), "copying the string type"));
+  check_status(H5Tset_size(type.id(), H5T_VARIABLE), "making a variable-length string type");
+  check_status(H5Tset_cset(type.id(), H5T_CSET_UTF8), "setting UTF-8");
+  return type;
+}
+
+Handle scalar_space() { return Handle(check(H5Screate(H5S_SCALAR), "creating a scalar dataspace")); }
+
+Handle open_attribute_for_write(const Handle& object, const std::string& name, hid_t type) {
+  if (H5Aexists(object.id(), name.c_str()) > 0)
+    check_status(H5Adelete(object.id(), name.c_str()), "replacing attribute '" + name + "'");
+  const Handle space = scalar_space();
+  return Handle(check(H5Acreate2(object.id(), name.c_str(), type, space.id(), H5P_DEFAULT, H5P_DEFAULT),
+                      "creating attribute '" + name + "'"));
+}
+
+}  // namespace
+
+void Handle::close() noexcept {
+  if (id_ < 0) return;
+  switch (H5Iget_type(id_)) {
+    case H5I_FILE: H5Fclose(id_); break;
+    case H5I_GROUP: H5Gclose(id_); break;
+    case H5I_DATASET: H5Dclose(id_); break;
+    case H5I_DATASPACE: H5Sclose(id_); break;
+    case H5I_DATATYPE: H5Tclose(id_); break;
+    case H5I_ATTR: H5Aclose(id_); break;
+    case H5I_GENPROP_LST: H5Pclose(id_); break;
+    default: break;
+  }
+  id_ = H5I_INVALID_HID;
+}
+
+Handle create_file(const std::filesystem::path& path) {
+  quiet();
+  return Handle(check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
+                      "cannot create '" + path.string() + "'"));
+}
+
+Handle open_file(const std::filesystem::path& path, bool writable) {
+  quiet();
+  return Handle(check(H5Fopen(path.c_str(), writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, H5P_DEFAULT),
+                      "cannot open '" + path.string() + "'"));
+}
+
+void flush(const Handle& file) { check_status(H5Fflush(file.id(), H5F_SCOPE_GLOBAL), "flushing"); }
+
+bool is_hdf5(const std::filesystem::path& path) noexcept {
+  quiet();
+  return H5Fis_hdf5(path.c_str()) > 0;
+}
+
+Handle create_group(const Handle& parent, const std::string& name) {
+  return Handle(check(H5Gcreate2(parent.id(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                      "creating group '" + name + "'"));
+}
+
+Handle open_group(const Handle& parent, const std::string& name) {
+  return Handle(check(H5Gopen2(parent.id(), name.c_str(), H5P_DEFAULT), "opening group '" + name + "'"));
+}
+
+bool exists(const Handle& parent, const std::string& path) noexcept {
+  // H5Lexists needs every intermediate link to exist: check each prefix.
+  std::size_t pos = 0;
+  while (true) {
+    pos = path.find('/', pos + 1);
+    const std::string prefix = path.substr(0, pos);
+    if (H5Lexists(parent.id(), prefix.c_str(), H5P_DEFAULT) <= 0) return false;
+    if (pos == std::string::npos) return true;
+  }
+}
+
+std::vector<std::string> children(const Handle& group) {
+  std::vector<std::string> names;
+  const auto add = [](hid_t, const char* name, const H5L_info_t*, void* out) -> herr_t {
+    static_cast<std::vector<std::string>*>(out)->emplace_back(name);
+    return 0;
+  };
+  check_status(H5Literate(group.id(), H5_INDEX_NAME, H5_ITER_INC, nullptr, add, &names), "listing a group");
+  return names;
+}
+
+void copy_object(const Handle& from, const std::string& from_path, const Handle& to, const std::string& to_path) {
+  check_status(H5Ocopy(from.id(), from_path.c_str(), to.id(), to_path.c_str(), H5P_DEFAULT, H5P_DEFAULT),
+               "copying '" + from_path + "'");
+}
+
+void write_attribute(const Handle& object, const std::string& name, const std::string& value) {
+  const Handle type = string_type();
+  const Handle attribute = open_attribute_for_write(object, name, type.id());
+  const char* text = value.c_str();
+  check_status(H5Awrite(attribute.id(), type.id(), &text), "writing attribute '" + name + "'");
+}
+void write_attribute(const Handle& object, const std::string& name, std::int64_t value) {
+  const Handle attribute = open_attribute_for_write(object, name, H5T_STD_I64LE);
+  check_status(H5Awrite(attribute.id(), H5T_NATIVE_INT64, &value), "writing attribute '" + name + "'");
+}
+void write_attribute(const Handle& object, const std::string& name, double value) {
+  const Handle attribute = open_attribute_for_write(object, name, H5T_IEEE_F64LE);
+  check_status(H5Awrite(attribute.id(), H5T_NATIVE_DOUBLE, &value), "writing attribute '" + name + "'");
+}
+
+bool has_attribute(const Handle& object, const std::string& name) {
+  return H5Aexists(object.id(), name.c_str()) > 0;
+}
+
+std::string read_string_attribute(const Handle& object, const std::string& name) {
+  const Handle attribute(check(H5Aopen(object.id(), name.c_str(), H5P_DEFAULT), "opening attribute '" + name + "'"));
+  const Handle type = string_type();
+  char* text = nullptr;
+  check_status(H5Aread(attribute.id(), type.id(), &text), "reading attribute '" + name + "'");
+  std::string value = text ? text : "";
+  const Handle space = scalar_space();
+  H5Dvlen_reclaim(type.id(), space.id(), H5P_DEFAULT, &text);
+  return value;
+}
+std::int64_t read_int_attribute(const Handle& object, const std::string& name) {
+  const Handle attribute(check(H5Aopen(object.id(), name.c_str(), H5P_DEFAULT), "opening attribute '" + name + "'"));
+  std::int64_t value = 0;
+  check_status(H5Aread(attribute.id(), H5T_NATIVE_INT64, &value), "reading attribute '" + name + "'");
+  return value;
+}
+double read_double_attribute(const Handle& object, const std::string& name) {
+  const Handle attribute(check(H5Aopen(object.id(), name.c_str(), H5P_DEFAULT), "opening attribute '" + name + "'"));
+  double value = 0;
+  check_status(H5Aread(attribute.id(), H5T_NATIVE_DOUBLE, &value), "reading attribute '" + name + "'");
+  return value;
+}
+
+std::vector<std::string> attribute_names(const Handle& object) {
+  std::vector<std::string> names;
+  const auto add = [](hid_t, const char* name, const H5A_info_t*, void* out) -> herr_t {
+    static_cast<std::vector<std::string>*>(out)->emplace_back(name);
+    return 0;
+  };
+  check_status(H5Aiterate2(object.id(), H5_INDEX_CRT_ORDER, H5_ITER_INC, nullptr, add, &names), "listing attributes");
+  return names;
+}
+
+template <class T>
+void write_vector(const Handle& parent, const std::string& name, std::span<const T> values) {
+  const hsize_t size = values.size();
+  const hsize_t max_size = H5S_UNLIMITED;
+  const Handle space(check(H5Screate_simple(1, &size, &max_size), "creating a dataspace"));
+  const Handle properties(check(H5Pcreate(H5P_DATASET_CREATE), "creating dataset properties"));
+  // Chunks of up to 64 Ki entries: large enough to compress well, small enough to read a window.
+  const hsize_t chunk = std::max<hsize_t>(1, std::min<hsize_t>(size, 65536));
+  check_status(H5Pset_chunk(properties.id(), 1, &chunk), "setting the chunk size");
+  if (size >= 64) {
+    check_status(H5Pset_shuffle(properties.id()), "enabling shuffle");
+    check_status(H5Pset_deflate(properties.id(), 4), "enabling deflate");
+  }
+  const Handle dataset(check(H5Dcreate2(parent.id(), name.c_str(), file_type<T>(), space.id(), H5P_DEFAULT,
+                                        properties.id(), H5P_DEFAULT),
+                             "creating dataset '" + name + "'"));
+  if (size > 0)
+    check_status(H5Dwrite(dataset.id(), native_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
+                 "writing dataset '" + name + "'");
+}
+
+template <class T>
+std::vector<T> read_vector(const Handle& parent, const std::string& name) {
+  const Handle dataset(check(H5Dopen2(parent.id(), name.c_str(), H5P_DEFAULT), "opening dataset '" + name + "'"));
+  const Handle space(check(H5Dget_space(dataset.id()), "reading the shape of '" + name + "'"));
+  if (H5Sget_simple_extent_ndims(space.id()) != 1) throw Error("HDF5: dataset '" + name + "' is not 1-D");
+  hsize_t size = 0;
+  H5Sget_simple_extent_dims(space.id(), &size, nullptr);
+  std::vector<T> values(size);
+  if (size > 0)
+    check_status(H5Dread(dataset.id(), native_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
+                 "reading dataset '" + name + "'");
+  return values;
+}
+
+template void write_vector<std::int32_t>(const Handle&, const std::string&, std::span<const std::int32_t>);
+template void write_vector<std::int64_t>(const Handle&, const std::string&, std::span<const std::int64_t>);
+template void write_vector<std::uint8_t>(const Handle&, const std::string&, std::span<const std::uint8_t>);
+template void write_vector<double>(const Handle&, const std::string&, std::span<const double>);
+template std::vector<std::int32_t> read_vector<std::int32_t>(const Handle&, const std::string&);
+template std::vector<std::int64_t> read_vector<std::int64_t>(const Handle&, const std::string&);
+template std::vector<std::uint8_t> read_vector<std::uint8_t>(const Handle&, const std::string&);
+template std::vector<double> read_vector<double>(const Handle&, const std::string&);
+
+void write_text(const Handle& parent, const std::string& name, const std::string& text) {
+  const Handle type = string_type();
+  const Handle space = scalar_space();
+  const Handle dataset(check(H5Dcreate2(parent.id(), name.c_str(), type.id(), space.id(), H5P_DEFAULT, H5P_DEFAULT,
+                                        H5P_DEFAULT),
+                             "creating dataset '" + name + "'"));
+  const char* data = text.c_str();
+  check_status(H5Dwrite(dataset.id(), type.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, &data), "writing '" + name + "'");
+}
+
+std::string read_text(const Handle& parent, const std::string& name) {
+  const Handle dataset(check(H5Dopen2(parent.id(), name.c_str(), H5P_DEFAULT), "opening dataset '" + name + "'"));
+  const Handle type = string_type();
+  char* data = nullptr;
+  check_status(H5Dread(dataset.id(), type.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, &data), "reading '" + name + "'");
+  std::string text = data ? data : "";
+  const Handle space = scalar_space();
+  H5Dvlen_reclaim(type.id(), space.id(), H5P_DEFAULT, &data);
+  return text;
+}
+
+void write_table(const Handle& parent, const std::string& name, const std::vector<TableColumn>& columns,
+                 std::size_t rows) {
+  // Row layout: each column at a fixed offset; strings as char* (variable length).
+  std::vector<std::size_t> offsets;
+  std::size_t row_size = 0;
+  for (const auto& c : columns) {
+    offsets.push_back(row_size);
+    row_size += c.type == TableColumn::Type::text ? sizeof(char*) : 8;
+  }
+  const Handle text_type = string_type();
+  const Handle memory_type(check(H5Tcreate(H5T_COMPOUND, row_size), "creating a table type"));
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    const hid_t type = columns[i].type == TableColumn::Type::text      ? text_type.id()
+                       : columns[i].type == TableColumn::Type::integer ? H5T_NATIVE_INT64
+                                                                       : H5T_NATIVE_DOUBLE;
+    check_status(H5Tinsert(memory_type.id(), columns[i].name.c_str(), offsets[i], type),
+                 "adding table column '" + columns[i].name + "'");
+  }
+  std::vector<unsigned char> buffer(row_size * rows);
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+      unsigned char* cell = buffer.data() + r * row_size + offsets[i];
+      const auto& c = columns[i];
+      if (c.type == TableColumn::Type::text) {
+        const char* text = c.texts[r].c_str();
+        std::memcpy(cell, &text, sizeof text);
+      } else if (c.type == TableColumn::Type::integer) {
+        std::memcpy(cell, &c.integers[r], 8);
+      } else {
+        std::memcpy(cell, &c.reals[r], 8);
+      }
+    }
+  }
+  const hsize_t size = rows;
+  const Handle space(check(H5Screate_simple(1, &size, nullptr), "creating a dataspace"));
+  const Handle dataset(check(H5Dcreate2(parent.id(), name.c_str(), memory_type.id(), space.id(), H5P_DEFAULT,
+                                        H5P_DEFAULT, H5P_DEFAULT),
+                             "creating table '" + name + "'"));
+  if (rows > 0)
+    check_status(H5Dwrite(dataset.id(), memory_type.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()),
+                 "writing table '" + name + "'");
+}
+
+}  // namespace glimpse::h5

@@ -1,0 +1,80 @@
+// A thin checked wrapper over the HDF5 C API: RAII handles, one throwing function per operation
+// (the message carries HDF5's own error stack), 1-D chunked compressed datasets, attributes.
+#pragma once
+
+#include <hdf5.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace glimpse::h5 {
+
+class Handle {
+ public:
+  Handle() = default;
+  explicit Handle(hid_t id) noexcept : id_(id) {}
+  Handle(Handle&& other) noexcept : id_(other.id_) { other.id_ = H5I_INVALID_HID; }
+  Handle& operator=(Handle&& other) noexcept {
+    if (this != &other) {
+      close();
+      id_ = other.id_;
+      other.id_ = H5I_INVALID_HID;
+    }
+    return *this;
+  }
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  ~Handle() { close(); }
+
+  hid_t id() const noexcept { return id_; }
+  explicit operator bool() const noexcept { return id_ >= 0; }
+  void close() noexcept;  // nothrow: safe in destructors
+
+ private:
+  hid_t id_ = H5I_INVALID_HID;
+};
+
+Handle create_file(const std::filesystem::path& path);  // truncates
+Handle open_file(const std::filesystem::path& path, bool writable);
+void flush(const Handle& file);
+bool is_hdf5(const std::filesystem::path& path) noexcept;
+
+Handle create_group(const Handle& parent, const std::string& name);
+Handle open_group(const Handle& parent, const std::string& name);
+bool exists(const Handle& parent, const std::string& path) noexcept;
+std::vector<std::string> children(const Handle& group);  // link names in name order
+void copy_object(const Handle& from, const std::string& from_path, const Handle& to, const std::string& to_path);
+
+void write_attribute(const Handle& object, const std::string& name, const std::string& value);
+void write_attribute(const Handle& object, const std::string& name, std::int64_t value);
+void write_attribute(const Handle& object, const std::string& name, double value);
+bool has_attribute(const Handle& object, const std::string& name);
+std::string read_string_attribute(const Handle& object, const std::string& name);
+std::int64_t read_int_attribute(const Handle& object, const std::string& name);
+double read_double_attribute(const Handle& object, const std::string& name);
+std::vector<std::string> attribute_names(const Handle& object);
+
+// 1-D datasets of int32, int64, uint8 or double; chunked with shuffle + deflate when long enough.
+template <class T>
+void write_vector(const Handle& parent, const std::string& name, std::span<const T> values);
+template <class T>
+std::vector<T> read_vector(const Handle& parent, const std::string& name);
+// A scalar variable-length UTF-8 string dataset (for large text such as the protocol).
+void write_text(const Handle& parent, const std::string& name, const std::string& text);
+std::string read_text(const Handle& parent, const std::string& name);
+
+// A table (compound dataset) with string, int64 and double columns, one row per entry.
+struct TableColumn {
+  enum class Type { text, integer, real } type;
+  std::string name;
+  std::vector<std::string> texts;
+  std::vector<std::int64_t> integers;
+  std::vector<double> reals;
+};
+void write_table(const Handle& parent, const std::string& name, const std::vector<TableColumn>& columns,
+                 std::size_t rows);
+
+}  // namespace glimpse::h5

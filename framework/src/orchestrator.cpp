@@ -1,0 +1,319 @@
+// The orchestrator and the round loop.
+#include "orchestrator.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <mutex>
+#include <numeric>
+#include <thread>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include "glimpse/error.hpp"
+#include "glimpse/interfaces.hpp"
+#include "glimpse/random.hpp"
+#include "trace_store.hpp"
+
+namespace glimpse {
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+template <class Kind>
+std::unique_ptr<Kind> create_as(const PluginUse& use, const ParamValues& params) {
+  std::unique_ptr<PluginObject> object = use.plugin->create(params);
+  auto* typed = dynamic_cast<Kind*>(object.get());
+  if (!typed)
+    throw Error(use.where, "plugin '" + use.name() + "' (" + use.plugin->file.string() +
+                               ") created an object that is not a " + std::string(plugin_kind_name(use.plugin->spec->kind)));
+  object.release();
+  return std::unique_ptr<Kind>(typed);
+}
+
+// Everything about a dataset that runs share: the data and the resolved parameters of the plugins that
+// are the same for every run on it.
+struct DatasetPlan {
+  std::shared_ptr<const Dataset> data;
+  ProblemShape shape;
+  ParamValues oracle_params, query_rule_params;
+  std::vector<ParamValues> metric_params;
+};
+
+// Stream keys, by meaning (STYLE.md section 6): data order and oracle/query draws depend on (seed,
+// dataset) only, so runs sharing them are paired; the learner's own stream adds learner and parameters.
+struct StreamKeys {
+  std::uint64_t order, oracle, query, learner;
+  StreamKeys(std::uint64_t seed, const std::string& dataset, const std::string& learner_name, const std::string& params) {
+    const std::uint64_t data = derive_key(derive_key(mix64(seed), hash_name("glimpse.dataset")), hash_name(dataset));
+    order = derive_key(data, hash_name("order"));
+    oracle = derive_key(data, hash_name("oracle"));
+    query = derive_key(data, hash_name("query_rule"));
+    learner = derive_key(derive_key(data, hash_name(learner_name)), hash_name(params));
+  }
+};
+
+std::string metric_output_name(const PluginUse& metric, const std::string& suffix) {
+  return suffix.empty() ? metric.output_name : metric.output_name + "_" + suffix;
+}
+
+class Progress {
+ public:
+  Progress(bool enabled, std::int64_t total) : enabled_(enabled && ::isatty(STDERR_FILENO)), total_(total) {
+    if (enabled_) thread_ = std::jthread([this](std::stop_token stop) { loop(stop); });
+  }
+  ~Progress() {
+    if (enabled_) {
+      thread_.request_stop();
+      thread_.join();
+      std::fprintf(stderr, "\r\033[K");
+    }
+  }
+  std::atomic<std::int64_t> runs_done{0};
+  std::atomic<std::int64_t> rounds_done{0};
+
+ private:
+  void loop(const std::stop_token& stop) {
+    const auto start = Clock::now();
+    while (!stop.stop_requested()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(250));
+      const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+      const auto done = runs_done.load();
+      const double rate = static_cast<double>(rounds_done.load()) / std::max(elapsed, 1e-9);
+      const double eta = done > 0 ? elapsed * static_cast<double>(total_ - done) / static_cast<double>(done) : 0.0;
+      std::fprintf(stderr, "\r\033[Kruns %lld/%lld | %.3g rounds/s | ETA %s", static_cast<long long>(done),
+                   static_cast<long long>(total_), rate, done > 0 ? (std::to_string(static_cast<long long>(eta)) + "s").c_str() : "?");
+      std::fflush(stderr);
+    }
+  }
+  bool enabled_;
+  std::int64_t total_;
+  std::jthread thread_;
+};
+
+}  // namespace
+
+fs::path default_output(const Protocol& protocol) {
+  if (!protocol.output.empty()) return protocol.output;
+  return fs::path("runs") / ((protocol.name.empty() ? std::string("protocol") : protocol.name) + ".h5");
+}
+
+std::vector<std::shared_ptr<const Dataset>> load_datasets(const Protocol& protocol) {
+  std::vector<std::shared_ptr<const Dataset>> result;
+  for (const auto& use : protocol.datasets) {
+    const LoadContext context{protocol.base_dir, use.where};
+    auto source = create_as<DataSource>(use.source, use.source.resolve(0, nullptr));
+    Dataset data;
+    try {
+      data = source->load(context);
+    } catch (const Error& e) {
+      const std::string message = e.what();
+      // Readers already name the file and line; add which dataset of the protocol it was.
+      throw Error(use.where + " (source '" + use.source.name() + "')", message);
+    }
+    const ProblemShape raw_shape{data.size(), data.dim(), data.num_classes()};
+    for (const auto& transform : use.transforms) {
+      auto t = create_as<Transform>(transform, transform.resolve(0, &raw_shape));
+      t->apply(data);
+    }
+    data.validate(use.where + " (dataset '" + use.name + "')");
+    result.push_back(std::make_shared<const Dataset>(std::move(data)));
+  }
+  return result;
+}
+
+SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
+  const auto start = Clock::now();
+  SweepResult result;
+  result.output = options.output ? *options.output : default_output(protocol);
+
+  // Load every dataset once and resolve every value before starting any run.
+  std::vector<DatasetPlan> plans;
+  std::vector<ProblemShape> shapes;
+  for (auto& data : load_datasets(protocol)) {
+    DatasetPlan plan;
+    plan.shape = {data->size(), data->dim(), data->num_classes()};
+    plan.data = std::move(data);
+    plan.oracle_params = protocol.oracle.resolve(0, &plan.shape);
+    if (protocol.query_rule) plan.query_rule_params = protocol.query_rule->resolve(0, &plan.shape);
+    for (const auto& metric : protocol.metrics) plan.metric_params.push_back(metric.resolve(0, &plan.shape));
+    shapes.push_back(plan.shape);
+    plans.push_back(std::move(plan));
+  }
+  const std::vector<RunSpec> runs = expand_runs(protocol, shapes);
+  result.total_runs = static_cast<std::int64_t>(runs.size());
+
+  TraceStore store(result.output, protocol, options.force);
+  std::vector<const RunSpec*> pending;
+  for (const auto& run : runs)
+    if (!store.completed().count(run.id)) pending.push_back(&run);
+  result.already_complete = result.total_runs - static_cast<std::int64_t>(pending.size());
+  if (options.stop_after >= 0 && static_cast<std::int64_t>(pending.size()) > options.stop_after)
+    pending.resize(static_cast<std::size_t>(options.stop_after));
+
+  Progress progress(options.progress, result.total_runs);
+  progress.runs_done = result.already_complete;
+  std::atomic<bool> stop_requested{false};
+  const auto interrupted = [&] {
+    return stop_requested.load(std::memory_order_relaxed) ||
+           (options.interrupt && options.interrupt->load(std::memory_order_relaxed));
+  };
+
+  const auto execute = [&](const RunSpec& run) -> bool {
+    const DatasetPlan& plan = plans[static_cast<std::size_t>(run.dataset)];
+    const Dataset& data = *plan.data;
+    const DatasetUse& dataset_use = protocol.datasets[static_cast<std::size_t>(run.dataset)];
+    const PluginUse& learner_use = protocol.learners[static_cast<std::size_t>(run.learner)];
+    const ProblemShape shape = plan.shape;
+    const std::string params_json = run.learner_params.to_json();
+    const StreamKeys keys(run.seed, dataset_use.name, learner_use.name(), params_json);
+
+    auto learner = create_as<Learner>(learner_use, run.learner_params);
+    auto oracle = create_as<FeedbackOracle>(protocol.oracle, plan.oracle_params);
+    std::unique_ptr<QueryRule> rule;
+    if (protocol.query_rule) rule = create_as<QueryRule>(*protocol.query_rule, plan.query_rule_params);
+    std::vector<std::unique_ptr<Metric>> metrics;
+    for (std::size_t m = 0; m < protocol.metrics.size(); ++m)
+      metrics.push_back(create_as<Metric>(protocol.metrics[m], plan.metric_params[m]));
+
+    const std::int64_t n = data.size();
+    const std::int64_t total_rounds = n * protocol.passes;
+    learner->reset(shape, keys.learner);
+    oracle->reset(shape);
+    if (rule) rule->reset(shape);
+    for (auto& metric : metrics) metric->reset(shape, total_rounds);
+
+    RunRecord record;
+    if (protocol.trace_rounds) {
+      record.y.resize(static_cast<std::size_t>(total_rounds));
+      record.predicted.resize(record.y.size());
+      record.proposed.resize(record.y.size());
+      record.correct.resize(record.y.size());
+      record.queried.resize(record.y.size());
+    }
+    Prediction prediction;
+    prediction.scores.assign(static_cast<std::size_t>(shape.K), 0.0);
+    std::vector<std::int64_t> order(static_cast<std::size_t>(n));
+    const bool has_probabilities = !data.class_probabilities.empty();
+
+    const auto run_start = Clock::now();
+    std::int64_t t = 0;
+    std::int64_t reported_rounds = 0;
+    for (std::int64_t pass = 0; pass < protocol.passes; ++pass) {
+      std::iota(order.begin(), order.end(), std::int64_t{0});
+      if (protocol.shuffle) {
+        Rng rng(derive_key(keys.order, static_cast<std::uint64_t>(pass)));
+        for (std::int64_t i = n - 1; i > 0; --i)
+          std::swap(order[static_cast<std::size_t>(i)], order[rng.below(static_cast<std::uint64_t>(i + 1))]);
+      }
+      for (const std::int64_t row : order) {
+        ++t;
+        const Instance x = data.row(row);
+        RoundTruth truth{t, data.label(row), {}};
+        if (has_probabilities)
+          truth.class_probabilities = {data.class_probabilities.data() + row * shape.K, static_cast<std::size_t>(shape.K)};
+
+        learner->predict(x, prediction);
+        if (prediction.predicted < 0 || prediction.predicted >= shape.K || prediction.proposed < 0 ||
+            prediction.proposed >= shape.K)
+          throw Error("run " + run.id + " (learner '" + learner_use.name() + "')",
+                      "round " + std::to_string(t) + ": predicted label outside 0..K-1");
+        bool queried = true;
+        if (rule) {
+          Rng query_rng(derive_key(keys.query, static_cast<std::uint64_t>(t)));
+          queried = rule->decide(x, prediction, t, query_rng);
+        }
+        Feedback feedback = NoFeedback{};
+        if (queried) {
+          Rng oracle_rng(derive_key(keys.oracle, static_cast<std::uint64_t>(t)));
+          feedback = oracle->respond(x, truth, prediction, oracle_rng);
+        }
+        learner->learn(x, prediction, feedback);
+
+        const RoundRecord round{t, &truth, &prediction, &feedback, queried};
+        for (auto& metric : metrics) metric->observe(round);
+        if (protocol.trace_rounds) {
+          const auto i = static_cast<std::size_t>(t - 1);
+          record.y[i] = truth.label + 1;
+          record.predicted[i] = prediction.predicted + 1;
+          record.proposed[i] = prediction.proposed + 1;
+          record.correct[i] = prediction.proposed == truth.label;
+          record.queried[i] = queried;
+        }
+        if ((t & 4095) == 0) {
+          progress.rounds_done += t - reported_rounds;
+          reported_rounds = t;
+          if (interrupted()) return false;  // abandoned: not written, rerun redoes it
+        }
+      }
+    }
+    progress.rounds_done += t - reported_rounds;
+    record.seconds = std::chrono::duration<double>(Clock::now() - run_start).count();
+
+    record.id = run.id;
+    record.index = run.index;
+    record.dataset = dataset_use.name;
+    record.learner = learner_use.name();
+    record.learner_version = learner_use.plugin->spec->version;
+    record.params_json = params_json;
+    record.oracle = protocol.oracle.name();
+    record.oracle_params = plan.oracle_params.to_json();
+    record.query_rule = protocol.query_rule ? protocol.query_rule->name() : "";
+    record.query_rule_params = protocol.query_rule ? plan.query_rule_params.to_json() : "";
+    record.seed = run.seed;
+    record.grid_point = run.grid_point;
+    record.rounds = t;
+    for (std::size_t m = 0; m < metrics.size(); ++m) {
+      MetricResults out;
+      metrics[m]->report(out);
+      for (auto& s : out.scalars) record.scalars.emplace_back(metric_output_name(protocol.metrics[m], s.suffix), s.value);
+      for (auto& c : out.curves)
+        record.curves.push_back({metric_output_name(protocol.metrics[m], c.suffix), std::move(c.rounds), std::move(c.values)});
+    }
+    store.write(record);
+    return true;
+  };
+
+  std::atomic<std::int64_t> completed{0};
+  std::atomic<std::int64_t> rounds{0};
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  const int threads = options.threads > 0 ? options.threads : tbb::info::default_concurrency();
+  tbb::task_arena arena(threads);
+  arena.execute([&] {
+    tbb::parallel_for(
+        tbb::blocked_range<std::size_t>(0, pending.size(), 1),
+        [&](const tbb::blocked_range<std::size_t>& range) {
+          for (std::size_t i = range.begin(); i != range.end(); ++i) {
+            if (interrupted()) return;
+            try {
+              if (execute(*pending[i])) {
+                ++completed;
+                ++progress.runs_done;
+                rounds += protocol.passes * plans[static_cast<std::size_t>(pending[i]->dataset)].shape.n;
+              }
+            } catch (...) {
+              std::lock_guard lock(failure_mutex);
+              if (!failure) failure = std::current_exception();
+              stop_requested = true;
+            }
+          }
+        },
+        tbb::simple_partitioner());
+  });
+
+  // Whatever happened, every finished run goes into the output file.
+  store.finalize(result.total_runs);
+  if (failure) std::rethrow_exception(failure);
+  result.completed_now = completed;
+  result.rounds = rounds;
+  result.interrupted = result.already_complete + result.completed_now < result.total_runs;
+  result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return result;
+}
+
+}  // namespace glimpse

@@ -1,0 +1,18 @@
+// Turns a protocol's text for a parameter into a typed, range-checked value.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "glimpse/params.hpp"
+
+namespace glimpse {
+
+// Returns the value, or nullopt when it is an expression of K, d, n and `shape` is not known yet (syntax
+// is still checked). Throws Error("expected <expectation>, got <raw>") without a location prefix.
+std::optional<ParamValue> resolve_param(const ParamSpec& spec, const std::string& raw, const ProblemShape* shape);
+
+// The value a parameter takes when the protocol does not give one.
+std::optional<ParamValue> resolve_default(const ParamSpec& spec, const ProblemShape* shape);
+
+}  // namespace glimpse

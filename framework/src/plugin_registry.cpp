@@ -1,0 +1,192 @@
+// Plugin discovery and loading through Boost.DLL. Libraries are never unloaded: objects they created may
+// outlive any registry, and dlclose is not safe while a sweep runs.
+#include "plugin_registry.hpp"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <deque>
+#include <mutex>
+#include <regex>
+#include <set>
+
+#include <boost/dll/runtime_symbol_info.hpp>
+#include <boost/dll/shared_library.hpp>
+
+#include "glimpse/error.hpp"
+#include "param_resolution.hpp"
+
+namespace glimpse {
+namespace fs = std::filesystem;
+
+namespace {
+
+// Loaded libraries, kept for the life of the process.
+std::deque<boost::dll::shared_library>& library_store() {
+  static std::deque<boost::dll::shared_library> libraries;
+  return libraries;
+}
+std::mutex& store_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+std::string why_not_loadable(const fs::path& file) {
+  // Boost.DLL clears dlerror(); ask the loader again for its explanation.
+  void* handle = ::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle) {
+    ::dlclose(handle);
+    return "unknown reason";
+  }
+  const char* message = ::dlerror();
+  return message ? message : "unknown reason";
+}
+
+void check_spec(const PluginSpec& spec) {
+  static const std::regex name_pattern("[a-z][a-z0-9_]*");
+  if (!std::regex_match(spec.name, name_pattern))
+    throw Error("its name '" + spec.name + "' is not lower_snake_case");
+  if (spec.kind == PluginKind::learner && spec.accepts.empty())
+    throw Error("learner '" + spec.name + "' declares no feedback kind it accepts");
+  if (spec.kind == PluginKind::oracle && spec.produces == FeedbackKind::none)
+    throw Error("oracle '" + spec.name + "' declares no feedback kind it produces");
+  std::set<std::string> names;
+  for (const auto& p : spec.params) {
+    if (!names.insert(p.name).second) throw Error("parameter '" + p.name + "' is declared twice");
+    if (p.type == ParamType::choice && p.choices.empty())
+      throw Error("choice parameter '" + p.name + "' lists no choices");
+    if (!p.required) {
+      try {
+        resolve_default(p, nullptr);
+      } catch (const std::exception& e) {
+        throw Error(e.what());
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<PluginObject> LoadedPlugin::create(const ParamValues& params) const {
+  try {
+    return std::unique_ptr<PluginObject>(entry->create(params));
+  } catch (const Error& e) {
+    throw Error(std::string(plugin_kind_name(spec->kind)) + " '" + spec->name + "'", e.what());
+  } catch (const std::exception& e) {
+    throw Error(std::string(plugin_kind_name(spec->kind)) + " '" + spec->name + "'",
+                std::string("failed to create: ") + e.what());
+  }
+}
+
+std::vector<fs::path> PluginRegistry::default_search_path() {
+  std::vector<fs::path> path;
+  if (const char* env = std::getenv("GLIMPSE_PLUGIN_PATH")) {
+    std::string_view rest(env);
+    while (!rest.empty()) {
+      const auto colon = rest.find(':');
+      const auto item = rest.substr(0, colon);
+      if (!item.empty()) path.emplace_back(item);
+      if (colon == std::string_view::npos) break;
+      rest.remove_prefix(colon + 1);
+    }
+  }
+  const fs::path exe_dir(boost::dll::program_location().parent_path().string());
+  path.push_back(exe_dir.parent_path() / "lib" / "glimpse" / "plugins");
+  return path;
+}
+
+PluginRegistry PluginRegistry::discover() {
+  PluginRegistry registry;
+  for (const auto& folder : default_search_path()) registry.load_directory(folder);
+  return registry;
+}
+
+void PluginRegistry::load_directory(const fs::path& folder) {
+  std::error_code ec;
+  if (!fs::is_directory(folder, ec)) return;
+  std::vector<fs::path> files;
+  for (const auto& item : fs::directory_iterator(folder, ec))
+    if (item.path().extension() == ".so") files.push_back(item.path());
+  std::sort(files.begin(), files.end());
+  for (const auto& file : files) {
+    try {
+      load_file(file);
+    } catch (const Error& e) {
+      problems_.emplace_back(e.what());
+    }
+  }
+}
+
+void PluginRegistry::load_file(const fs::path& file) {
+  std::error_code ec;
+  const fs::path canonical = fs::weakly_canonical(file, ec);
+  if (std::find(loaded_files_.begin(), loaded_files_.end(), canonical) != loaded_files_.end()) return;
+
+  const std::string where = file.string();
+  std::lock_guard lock(store_mutex());  // dlopen and the store are used from one thread at a time
+  boost::dll::fs::error_code load_error;
+  boost::dll::shared_library library(boost::dll::fs::path(file.string()), boost::dll::load_mode::rtld_now, load_error);
+  if (load_error) throw Error(where, "cannot be loaded: " + why_not_loadable(file));
+  if (!library.has(plugin_entry_symbol))
+    throw Error(where, std::string("is not a glimpse plugin: it exports no '") + plugin_entry_symbol +
+                           "' (use GLIMPSE_PLUGIN in one source file)");
+  using EntryFunction = const PluginEntry*();
+  const PluginEntry* entry = library.get<EntryFunction>(plugin_entry_symbol)();
+  if (!entry) throw Error(where, "its entry point returned nothing");
+  if (entry->api_version != GLIMPSE_PLUGIN_API_VERSION)
+    throw Error(where, "was built for glimpse plugin API version " + std::to_string(entry->api_version) +
+                           ", this glimpse uses version " + std::to_string(GLIMPSE_PLUGIN_API_VERSION) +
+                           ": rebuild the plugin against this glimpse");
+  const PluginSpec* spec = nullptr;
+  try {
+    spec = &entry->describe();
+    check_spec(*spec);
+  } catch (const std::exception& e) {
+    throw Error(where, std::string("has an invalid description: ") + e.what());
+  }
+  library_store().push_back(std::move(library));
+  loaded_files_.push_back(canonical);
+  if (const LoadedPlugin* existing = find(spec->name)) {
+    duplicates_.emplace_back(spec->name, file);
+    problems_.push_back("plugin '" + spec->name + "' is defined twice: " + existing->file.string() + " and " + where);
+    return;
+  }
+  plugins_.push_back({spec, entry, file});
+}
+
+const LoadedPlugin* PluginRegistry::find(std::string_view name) const noexcept {
+  for (const auto& p : plugins_)
+    if (p.spec->name == name) return &p;
+  return nullptr;
+}
+
+const LoadedPlugin& PluginRegistry::get(std::string_view name, PluginKind kind, const std::string& where) const {
+  const std::string kind_name(plugin_kind_name(kind));
+  for (const auto& [duplicate, file] : duplicates_)
+    if (duplicate == name)
+      throw Error(where, kind_name + " '" + std::string(name) + "' is defined twice: " + find(name)->file.string() +
+                             " and " + file.string() + "; remove one from the plugin path");
+  const LoadedPlugin* plugin = find(name);
+  if (plugin && plugin->spec->kind == kind) return *plugin;
+  std::string valid;
+  for (const auto* p : plugins())
+    if (p->spec->kind == kind) valid += (valid.empty() ? "" : ", ") + p->spec->name;
+  std::string message = plugin ? "'" + std::string(name) + "' is a " + std::string(plugin_kind_name(plugin->spec->kind)) +
+                                     ", expected a " + kind_name
+                               : "unknown " + kind_name + " '" + std::string(name) + "'";
+  message += "; available: " + (valid.empty() ? std::string("none") : valid);
+  for (const auto& problem : problems_) message += "\n  (not loaded: " + problem + ")";
+  throw Error(where, message);
+}
+
+std::vector<const LoadedPlugin*> PluginRegistry::plugins() const {
+  std::vector<const LoadedPlugin*> result;
+  for (const auto& p : plugins_) result.push_back(&p);
+  std::sort(result.begin(), result.end(), [](const auto* a, const auto* b) {
+    return std::pair(a->spec->kind, a->spec->name) < std::pair(b->spec->kind, b->spec->name);
+  });
+  return result;
+}
+
+}  // namespace glimpse

@@ -1,0 +1,53 @@
+// Finds, loads and checks plugin libraries; hands out their descriptions and factories by name.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "glimpse/plugin.hpp"
+
+namespace glimpse {
+
+struct LoadedPlugin {
+  const PluginSpec* spec = nullptr;
+  const PluginEntry* entry = nullptr;
+  std::filesystem::path file;
+
+  // Creates an object from resolved parameters. Throws Error naming the plugin when the factory throws.
+  std::unique_ptr<PluginObject> create(const ParamValues& params) const;
+};
+
+class PluginRegistry {
+ public:
+  // Where plugins are looked for: each entry of GLIMPSE_PLUGIN_PATH (':'-separated), then the folder
+  // lib/glimpse/plugins beside the running executable's bin/ (build tree and install tree alike).
+  static std::vector<std::filesystem::path> default_search_path();
+  // A registry loaded from default_search_path().
+  static PluginRegistry discover();
+
+  // Loads every *.so in the folder (not recursive), in name order. A library that cannot be used is
+  // recorded in problems() and skipped; a missing folder is ignored.
+  void load_directory(const std::filesystem::path& folder);
+  // Loads one library; throws Error saying why it was refused (not loadable, no entry point, other API
+  // version, invalid description).
+  void load_file(const std::filesystem::path& file);
+
+  // The plugin of that name and kind. Throws Error naming `where` and listing the valid names of the kind
+  // (and any load problems) when there is none, or naming both files when two libraries define it.
+  const LoadedPlugin& get(std::string_view name, PluginKind kind, const std::string& where) const;
+  const LoadedPlugin* find(std::string_view name) const noexcept;
+  // Every usable plugin, sorted by kind then name.
+  std::vector<const LoadedPlugin*> plugins() const;
+  const std::vector<std::string>& problems() const noexcept { return problems_; }
+
+ private:
+  std::vector<LoadedPlugin> plugins_;
+  std::vector<std::pair<std::string, std::filesystem::path>> duplicates_;  // name, second file
+  std::vector<std::filesystem::path> loaded_files_;                        // canonical paths
+  std::vector<std::string> problems_;
+};
+
+}  // namespace glimpse

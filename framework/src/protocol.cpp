@@ -1,0 +1,362 @@
+// Protocol parsing (JSON through Boost.PropertyTree), validation and run expansion.
+#include "protocol.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <boost/property_tree/json_parser.hpp>
+#include <boost/property_tree/ptree.hpp>
+
+#include "glimpse/error.hpp"
+#include "glimpse/random.hpp"
+#include "param_resolution.hpp"
+
+namespace glimpse {
+namespace pt = boost::property_tree;
+
+namespace {
+
+bool is_list(const pt::ptree& node) {
+  return !node.empty() && std::all_of(node.begin(), node.end(), [](const auto& c) { return c.first.empty(); });
+}
+bool is_object(const pt::ptree& node) {
+  return !node.empty() && std::none_of(node.begin(), node.end(), [](const auto& c) { return c.first.empty(); });
+}
+bool is_value(const pt::ptree& node) { return node.empty(); }
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
+  return out;
+}
+
+// Walks a protocol tree, carrying "file: path.inside" for every message.
+class Reader {
+ public:
+  Reader(std::string file, const PluginRegistry& registry) : file_(std::move(file)), registry_(registry) {}
+
+  std::string at(const std::string& path) const { return path.empty() ? file_ : file_ + ": " + path; }
+  [[noreturn]] void fail(const std::string& path, const std::string& what) const { throw Error(at(path), what); }
+
+  void only_keys(const pt::ptree& node, const std::string& path, const std::vector<std::string>& allowed) const {
+    for (const auto& [key, child] : node) {
+      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+        fail(path.empty() ? key : path + "." + key, "unknown key '" + key + "'; expected one of " + join(allowed));
+    }
+  }
+
+  std::string value(const pt::ptree& node, const std::string& path, const std::string& expected) const {
+    if (!is_value(node)) fail(path, "expected " + expected + ", got a list or an object");
+    return node.data();
+  }
+
+  const pt::ptree* child(const pt::ptree& node, const std::string& key) const {
+    const auto it = node.find(key);
+    return it == node.not_found() ? nullptr : &it->second;
+  }
+
+  // Parses {"name": ..., "params": {...}, ["grid": {...}], ["as": ...]} and checks it against the plugin.
+  PluginUse plugin_use(const pt::ptree& node, const std::string& path, PluginKind kind, const std::string& name_key,
+                       std::vector<std::string> allowed) const {
+    const std::string kind_name(plugin_kind_name(kind));
+    if (!is_object(node)) fail(path, "expected an object such as {\"" + name_key + "\": \"...\"}");
+    only_keys(node, path, allowed);
+    const pt::ptree* name_node = child(node, name_key);
+    if (!name_node) fail(path, "missing \"" + name_key + "\" (the " + kind_name + " plugin to use)");
+    const std::string name = value(*name_node, path + "." + name_key, "a plugin name");
+    PluginUse use;
+    use.where = at(path);
+    use.plugin = &registry_.get(name, kind, at(path + "." + name_key));
+    const PluginSpec& spec = *use.plugin->spec;
+    use.output_name = name;
+
+    std::set<std::string> seen;
+    const auto declared = [&](const std::string& param, const std::string& param_path) -> const ParamSpec& {
+      for (const auto& p : spec.params)
+        if (p.name == param) {
+          if (!seen.insert(param).second) fail(param_path, "parameter '" + param + "' is given twice");
+          return p;
+        }
+      std::vector<std::string> names;
+      for (const auto& p : spec.params) names.push_back(p.name);
+      fail(param_path, "unknown parameter '" + param + "' of " + kind_name + " '" + name + "'; declared: " +
+                           (names.empty() ? std::string("none") : join(names)));
+    };
+    const auto check_literal = [&](const ParamSpec& p, const std::string& text, const std::string& where) {
+      try {
+        resolve_param(p, text, nullptr);
+      } catch (const Error& e) {
+        throw Error(where, e.what());
+      }
+    };
+    if (const pt::ptree* params = child(node, "params")) {
+      if (!is_object(*params) && !params->empty()) fail(path + ".params", "expected an object of parameter values");
+      for (const auto& [key, v] : *params) {
+        const std::string p_path = path + ".params." + key;
+        const ParamSpec& p = declared(key, p_path);
+        const std::string text = value(v, p_path, "a " + p.type_name() + " value");
+        check_literal(p, text, at(p_path));
+        use.params.push_back({key, text, at(p_path)});
+      }
+    }
+    if (const pt::ptree* grid = child(node, "grid")) {
+      if (!is_object(*grid)) fail(path + ".grid", "expected an object mapping parameter names to lists of values");
+      for (const auto& [key, values] : *grid) {
+        const std::string g_path = path + ".grid." + key;
+        const ParamSpec& p = declared(key, g_path);
+        if (!is_list(values)) fail(g_path, "expected a non-empty list of values");
+        std::vector<RawParam> entries;
+        int i = 0;
+        for (const auto& item : values) {
+          const std::string v_path = g_path + "[" + std::to_string(i++) + "]";
+          const std::string text = value(item.second, v_path, "a " + p.type_name() + " value");
+          check_literal(p, text, at(v_path));
+          entries.push_back({key, text, at(v_path)});
+        }
+        use.grid.emplace_back(key, std::move(entries));
+      }
+    }
+    for (const auto& p : spec.params)
+      if (p.required && !seen.count(p.name))
+        fail(path + ".params", "missing required parameter '" + p.name + "' of " + kind_name + " '" + name +
+                                   "' (" + p.doc + ")");
+    if (const pt::ptree* as = child(node, "as")) use.output_name = value(*as, path + ".as", "a name");
+    return use;
+  }
+
+  std::vector<std::pair<std::string, const pt::ptree*>> list(const pt::ptree& root, const std::string& key,
+                                                               bool required) const {
+    std::vector<std::pair<std::string, const pt::ptree*>> items;
+    const pt::ptree* node = child(root, key);
+    if (!node) {
+      if (required) fail("", "missing \"" + key + "\" (a non-empty list)");
+      return items;
+    }
+    if (!is_list(*node)) fail(key, "expected a non-empty list");
+    int i = 0;
+    for (const auto& item : *node) items.emplace_back(key + "[" + std::to_string(i++) + "]", &item.second);
+    return items;
+  }
+
+ private:
+  std::string file_;
+  const PluginRegistry& registry_;
+};
+
+std::int64_t parse_integer(const Reader& r, const pt::ptree& node, const std::string& path, std::int64_t min) {
+  const std::string text = r.value(node, path, "an integer");
+  std::size_t used = 0;
+  long long v = 0;
+  try {
+    v = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || v < min)
+    r.fail(path, "expected an integer >= " + std::to_string(min) + ", got " + (text.empty() ? "nothing" : "'" + text + "'"));
+  return v;
+}
+
+}  // namespace
+
+std::int64_t PluginUse::grid_size() const {
+  std::int64_t size = 1;
+  for (const auto& [name, values] : grid) size *= static_cast<std::int64_t>(values.size());
+  return size;
+}
+
+ParamValues PluginUse::resolve(std::int64_t point, const ProblemShape* shape) const {
+  // Grid point index -> one value per grid parameter; the last parameter varies fastest.
+  std::vector<const RawParam*> chosen;
+  for (auto it = grid.rbegin(); it != grid.rend(); ++it) {
+    const auto count = static_cast<std::int64_t>(it->second.size());
+    chosen.push_back(&it->second[point % count]);
+    point /= count;
+  }
+  ParamValues values;
+  for (const auto& spec : plugin->spec->params) {
+    const RawParam* raw = nullptr;
+    for (const auto& p : params)
+      if (p.name == spec.name) raw = &p;
+    for (const auto* p : chosen)
+      if (p->name == spec.name) raw = p;
+    std::optional<ParamValue> value;
+    if (raw) {
+      try {
+        value = resolve_param(spec, raw->text, shape);
+      } catch (const Error& e) {
+        throw Error(raw->where, e.what());
+      }
+    } else if (!spec.required) {
+      value = resolve_default(spec, shape);
+    }
+    if (!value) throw Error(where, "parameter '" + spec.name + "' needs the data's shape (K, d, n), which is not known here");
+    values.set(spec.name, std::move(*value));
+  }
+  return values;
+}
+
+Protocol parse_protocol(const std::string& text, const std::string& file, const std::filesystem::path& base_dir,
+                        const PluginRegistry& registry) {
+  pt::ptree root;
+  try {
+    std::istringstream in(text);
+    pt::read_json(in, root);
+  } catch (const pt::json_parser_error& e) {
+    throw Error(file + ":" + std::to_string(e.line()), "invalid JSON: " + e.message());
+  }
+  Reader r(file, registry);
+  if (!is_object(root)) r.fail("", "expected a JSON object at the top level");
+  r.only_keys(root, "", {"name", "description", "kind", "datasets", "oracle", "query_rule", "learners", "metrics",
+                         "seeds", "passes", "order", "selection", "trace", "output"});
+
+  Protocol protocol;
+  protocol.file = file;
+  protocol.base_dir = base_dir;
+  protocol.text = text;
+  if (const auto* n = r.child(root, "name")) protocol.name = r.value(*n, "name", "a name");
+  if (const auto* k = r.child(root, "kind")) {
+    protocol.kind = r.value(*k, "kind", "a protocol kind");
+    if (protocol.kind != "online")
+      r.fail("kind", "expected 'online', got '" + protocol.kind + "' (batch protocols are not implemented yet)");
+  }
+
+  std::set<std::string> dataset_names;
+  for (const auto& [path, node] : r.list(root, "datasets", true)) {
+    DatasetUse data;
+    data.where = r.at(path);
+    data.source = r.plugin_use(*node, path, PluginKind::data_source, "source", {"name", "source", "params", "transforms"});
+    data.name = data.source.name();
+    if (const auto* n = r.child(*node, "name")) data.name = r.value(*n, path + ".name", "a dataset name");
+    if (!dataset_names.insert(data.name).second)
+      r.fail(path + ".name", "dataset name '" + data.name + "' is used twice; give each a distinct \"name\"");
+    for (const auto& [t_path, t_node] : r.list(*node, "transforms", false))
+      data.transforms.push_back(r.plugin_use(*t_node, path + "." + t_path, PluginKind::transform, "name", {"name", "params"}));
+    protocol.datasets.push_back(std::move(data));
+  }
+
+  const pt::ptree* oracle = r.child(root, "oracle");
+  if (!oracle) r.fail("", "missing \"oracle\" (the feedback oracle, e.g. {\"name\": \"full\"})");
+  protocol.oracle = r.plugin_use(*oracle, "oracle", PluginKind::oracle, "name", {"name", "params"});
+  if (const auto* rule = r.child(root, "query_rule"))
+    protocol.query_rule = r.plugin_use(*rule, "query_rule", PluginKind::query_rule, "name", {"name", "params"});
+
+  const FeedbackKind produced = protocol.oracle.plugin->spec->produces;
+  for (const auto& [path, node] : r.list(root, "learners", true)) {
+    PluginUse learner = r.plugin_use(*node, path, PluginKind::learner, "name", {"name", "params", "grid"});
+    const PluginSpec& spec = *learner.plugin->spec;
+    if (!spec.accepts.contains(produced)) {
+      std::vector<std::string> accepted;
+      for (auto k : spec.accepts.kinds()) accepted.emplace_back(feedback_kind_name(k));
+      r.fail(path + ".name", "learner '" + spec.name + "' accepts " + join(accepted) + " feedback, but oracle '" +
+                                 protocol.oracle.name() + "' produces " + std::string(feedback_kind_name(produced)) +
+                                 " feedback");
+    }
+    protocol.learners.push_back(std::move(learner));
+  }
+
+  std::set<std::string> metric_names;
+  for (const auto& [path, node] : r.list(root, "metrics", true)) {
+    PluginUse metric = r.plugin_use(*node, path, PluginKind::metric, "name", {"name", "params", "as"});
+    if (!metric_names.insert(metric.output_name).second)
+      r.fail(path, "metric output name '" + metric.output_name + "' is used twice; rename one with \"as\"");
+    protocol.metrics.push_back(std::move(metric));
+  }
+
+  if (const auto* seeds = r.child(root, "seeds")) {
+    if (is_list(*seeds)) {
+      int i = 0;
+      for (const auto& item : *seeds) {
+        const auto seed = parse_integer(r, item.second, "seeds[" + std::to_string(i++) + "]", 0);
+        if (std::find(protocol.seeds.begin(), protocol.seeds.end(), seed) != protocol.seeds.end())
+          r.fail("seeds", "seed " + std::to_string(seed) + " is listed twice");
+        protocol.seeds.push_back(static_cast<std::uint64_t>(seed));
+      }
+    } else {
+      const auto count = parse_integer(r, *seeds, "seeds", 1);
+      for (std::int64_t s = 0; s < count; ++s) protocol.seeds.push_back(static_cast<std::uint64_t>(s));
+    }
+  } else {
+    protocol.seeds = {0};
+  }
+  if (const auto* passes = r.child(root, "passes")) protocol.passes = parse_integer(r, *passes, "passes", 1);
+  if (const auto* order = r.child(root, "order")) {
+    const std::string o = r.value(*order, "order", "'shuffle' or 'file'");
+    if (o != "shuffle" && o != "file") r.fail("order", "expected 'shuffle' or 'file', got '" + o + "'");
+    protocol.shuffle = o == "shuffle";
+  }
+  if (const auto* trace = r.child(root, "trace")) {
+    const std::string t = r.value(*trace, "trace", "'rounds' or 'curves'");
+    if (t != "rounds" && t != "curves") r.fail("trace", "expected 'rounds' or 'curves', got '" + t + "'");
+    protocol.trace_rounds = t == "rounds";
+  }
+
+  protocol.selection.metric = protocol.metrics.front().output_name;
+  if (const auto* selection = r.child(root, "selection")) {
+    if (!is_object(*selection)) r.fail("selection", "expected {\"metric\": NAME, \"goal\": \"max\" or \"min\"}");
+    r.only_keys(*selection, "selection", {"metric", "goal"});
+    if (const auto* m = r.child(*selection, "metric")) {
+      protocol.selection.metric = r.value(*m, "selection.metric", "a metric output name");
+      const bool known = std::any_of(metric_names.begin(), metric_names.end(), [&](const std::string& name) {
+        return protocol.selection.metric == name || protocol.selection.metric.rfind(name + "_", 0) == 0;
+      });
+      if (!known)
+        r.fail("selection.metric", "'" + protocol.selection.metric + "' is not produced by any metric; metrics: " +
+                                       join({metric_names.begin(), metric_names.end()}));
+    }
+    if (const auto* g = r.child(*selection, "goal")) {
+      const std::string goal = r.value(*g, "selection.goal", "'max' or 'min'");
+      if (goal != "max" && goal != "min") r.fail("selection.goal", "expected 'max' or 'min', got '" + goal + "'");
+      protocol.selection.maximize = goal == "max";
+    }
+  }
+  if (const auto* output = r.child(root, "output")) protocol.output = r.value(*output, "output", "a file name");
+
+  pt::ptree canonical = root;
+  canonical.erase("output");
+  std::ostringstream out;
+  pt::write_json(out, canonical, false);
+  protocol.canonical = out.str();
+  protocol.hash = hash_name(protocol.canonical);
+  return protocol;
+}
+
+Protocol load_protocol_file(const std::filesystem::path& path, const PluginRegistry& registry) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(path.string(), "cannot open the protocol file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_protocol(text.str(), path.string(), path.parent_path(), registry);
+}
+
+std::vector<RunSpec> expand_runs(const Protocol& protocol, const std::vector<ProblemShape>& shapes) {
+  std::vector<RunSpec> runs;
+  for (std::int32_t d = 0; d < static_cast<std::int32_t>(protocol.datasets.size()); ++d) {
+    for (std::int32_t l = 0; l < static_cast<std::int32_t>(protocol.learners.size()); ++l) {
+      const PluginUse& learner = protocol.learners[l];
+      for (std::int64_t g = 0; g < learner.grid_size(); ++g) {
+        const ParamValues params = learner.resolve(g, &shapes[d]);
+        for (const auto seed : protocol.seeds) {
+          RunSpec run;
+          run.index = static_cast<std::int64_t>(runs.size());
+          run.dataset = d;
+          run.learner = l;
+          run.grid_point = g;
+          run.seed = seed;
+          run.learner_params = params;
+          runs.push_back(std::move(run));
+        }
+      }
+    }
+  }
+  const int width = std::max<int>(6, static_cast<int>(std::to_string(runs.size()).size()));
+  for (auto& run : runs) {
+    std::string id = std::to_string(run.index);
+    run.id = std::string(static_cast<std::size_t>(width) - id.size(), '0') + id;
+  }
+  return runs;
+}
+
+}  // namespace glimpse

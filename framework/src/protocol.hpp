@@ -1,0 +1,95 @@
+// Protocol files: parsing, whole-protocol validation against plugin declarations, and run expansion.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "glimpse/dataset.hpp"
+#include "glimpse/params.hpp"
+#include "plugin_registry.hpp"
+
+namespace glimpse {
+
+// A parameter as the protocol wrote it, with its location for messages.
+struct RawParam {
+  std::string name;
+  std::string text;
+  std::string where;  // "file.json: learners[1].params.beta"
+};
+
+// One plugin named in a protocol: which, where, and its parameter text (not yet resolved).
+struct PluginUse {
+  const LoadedPlugin* plugin = nullptr;
+  std::string where;                  // "file.json: learners[1]"
+  std::vector<RawParam> params;       // fixed values
+  // Learners only: parameter name -> one entry per grid value, in file order.
+  std::vector<std::pair<std::string, std::vector<RawParam>>> grid;
+  std::string output_name;            // metrics: "as", defaulting to the plugin name
+
+  const std::string& name() const { return plugin->spec->name; }
+  std::int64_t grid_size() const;
+  // Resolved parameters for grid point `point` (declaration order, defaults filled in). Throws Error at the
+  // offending value's location when it is out of range for this shape.
+  ParamValues resolve(std::int64_t point, const ProblemShape* shape) const;
+};
+
+struct DatasetUse {
+  std::string name;
+  std::string where;
+  PluginUse source;
+  std::vector<PluginUse> transforms;
+};
+
+struct SelectionRule {
+  std::string metric;
+  bool maximize = true;
+};
+
+struct Protocol {
+  std::string file;                 // as named to the user
+  std::filesystem::path base_dir;   // relative paths inside resolve against this
+  std::string text;                 // the file's text, stored in traces
+  std::string canonical;            // normalised JSON without the output name
+  std::uint64_t hash = 0;           // of `canonical`: a trace file belongs to exactly one protocol
+  std::string name;
+  std::string kind = "online";
+  std::vector<DatasetUse> datasets;
+  PluginUse oracle;
+  std::optional<PluginUse> query_rule;
+  std::vector<PluginUse> learners;
+  std::vector<PluginUse> metrics;
+  std::vector<std::uint64_t> seeds;
+  std::int64_t passes = 1;
+  bool shuffle = true;              // "order": "shuffle" (default) or "file"
+  bool trace_rounds = true;         // "trace": "rounds" (default) or "curves"
+  SelectionRule selection;
+  std::string output;
+};
+
+// Parses and validates everything that can be checked before data is loaded: structure, plugin names
+// and kinds, parameter names and literal values, feedback compatibility. One Error per problem, naming
+// `file` and the path inside it.
+Protocol parse_protocol(const std::string& text, const std::string& file, const std::filesystem::path& base_dir,
+                        const PluginRegistry& registry);
+Protocol load_protocol_file(const std::filesystem::path& path, const PluginRegistry& registry);
+
+// One run: learner x grid point x dataset x seed.
+struct RunSpec {
+  std::int64_t index = 0;
+  std::string id;                   // zero-padded index, the run's group name in the trace
+  std::int32_t dataset = 0;
+  std::int32_t learner = 0;
+  std::int64_t grid_point = 0;
+  std::uint64_t seed = 0;
+  ParamValues learner_params;       // resolved for the dataset's shape
+};
+
+// Every run in a stable order (dataset, learner, grid point, seed), with parameters resolved for each
+// dataset's shape; out-of-range values stop everything before any run starts.
+std::vector<RunSpec> expand_runs(const Protocol& protocol, const std::vector<ProblemShape>& shapes);
+
+}  // namespace glimpse

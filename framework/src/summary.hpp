@@ -1,0 +1,43 @@
+// Reading runs back from a trace file, the /summary table, and the per-learner summary report.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "hdf5.hpp"
+
+namespace glimpse {
+
+struct RunSummary {
+  std::string id, dataset, learner, params, status;
+  std::int64_t seed = 0, grid_point = 0, rounds = 0;
+  double seconds = 0.0;
+  std::vector<std::pair<std::string, double>> metrics;  // final scalars, in the run's order
+};
+
+std::vector<RunSummary> read_run_summaries(const h5::Handle& file);
+// Writes /summary: one row per run, columns run, dataset, learner, params, seed, grid_point, status,
+// rounds, seconds, then one float64 column per metric (NaN where a run lacks it).
+void write_summary_table(const h5::Handle& file, const std::vector<RunSummary>& runs);
+
+struct SelectionRule;  // protocol.hpp
+
+// One row per (dataset, learner): the grid point chosen by the selection rule (mean over seeds), with the
+// mean and sample standard deviation over seeds of every metric.
+struct SummaryRow {
+  std::string dataset, learner, params;
+  std::int64_t seeds = 0;
+  std::vector<std::string> metric_names;
+  std::vector<double> means, stds;
+};
+std::vector<SummaryRow> summarize(const std::vector<RunSummary>& runs, const std::string& selection_metric,
+                                  bool maximize);
+
+// Prints the summary of a trace file as a text table (the selection rule is read from the file).
+void print_summary(const std::filesystem::path& file, std::ostream& out);
+
+}  // namespace glimpse

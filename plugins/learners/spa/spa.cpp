@@ -1,0 +1,45 @@
+// SPA: support-class passive-aggressive learner with full feedback (ALGORITHMS.md sections 1.5 and 2).
+#include <glimpse/algorithms/support_class_pa.hpp>
+#include <glimpse/glimpse.hpp>
+
+namespace {
+
+template <class T>
+class Spa final : public glimpse::Learner {
+ public:
+  static glimpse::PluginSpec spec() {
+    glimpse::PluginSpec s;
+    s.name = "spa";
+    s.kind = glimpse::PluginKind::learner;
+    s.summary = "support-class PA: smallest change making s_y - s_i >= 1 for every i != y (exact closed form)";
+    s.reference = "Matsushima et al., SDM 2010; CSPA paper (Kaneko et al. 2019) Algorithm 1, correct branch";
+    s.params = {glimpse::precision_param()};
+    s.accepts = {glimpse::FeedbackKind::label};
+    return s;
+  }
+
+  explicit Spa(const glimpse::ParamValues&) {}
+
+  void reset(const glimpse::ProblemShape& shape, std::uint64_t) override {
+    model_.reset(shape.K, shape.d);
+    step_.reset(shape.K);
+  }
+
+  void predict(const glimpse::Instance& x, glimpse::Prediction& pred) override { model_.predict_greedy(x, pred); }
+
+  void learn(const glimpse::Instance& x, const glimpse::Prediction&, const glimpse::Feedback& feedback) override {
+    const std::int32_t y = glimpse::full_label(feedback);
+    if (y < 0 || !step_.compute(model_.scores(), y, x.squared_norm())) return;
+    const auto& tau = step_.tau();
+    for (std::int32_t i = 0; i < model_.num_classes(); ++i)
+      if (tau[i] != 0.0) model_.add_to_row(i, static_cast<T>(tau[i]), x);
+  }
+
+ private:
+  glimpse::LinearModel<T> model_;
+  glimpse::algorithms::SupportClassPa step_;
+};
+
+}  // namespace
+
+GLIMPSE_PRECISION_PLUGIN(Spa)

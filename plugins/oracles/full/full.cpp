@@ -1,0 +1,25 @@
+// Full feedback: the true label, every round.
+#include <glimpse/glimpse.hpp>
+
+namespace {
+
+class FullOracle final : public glimpse::FeedbackOracle {
+ public:
+  static glimpse::PluginSpec spec() {
+    glimpse::PluginSpec s;
+    s.name = "full";
+    s.kind = glimpse::PluginKind::oracle;
+    s.summary = "returns the true label (full-information online learning)";
+    s.produces = glimpse::FeedbackKind::label;
+    return s;
+  }
+  explicit FullOracle(const glimpse::ParamValues&) {}
+  glimpse::Feedback respond(const glimpse::Instance&, const glimpse::RoundTruth& truth, const glimpse::Prediction&,
+                            glimpse::Rng&) override {
+    return glimpse::LabelFeedback{truth.label};
+  }
+};
+
+}  // namespace
+
+GLIMPSE_PLUGIN(FullOracle)
