@@ -172,8 +172,12 @@ const LoadedPlugin& PluginRegistry::get(std::string_view name, PluginKind kind, 
   std::string valid;
   for (const auto* p : plugins())
     if (p->spec->kind == kind) valid += (valid.empty() ? "" : ", ") + p->spec->name;
-  std::string message = plugin ? "'" + std::string(name) + "' is a " + std::string(plugin_kind_name(plugin->spec->kind)) +
-                                     ", expected a " + kind_name
+  const auto with_article = [](std::string_view noun) {
+    return std::string(std::string_view("aeiou").find(noun.front()) != std::string_view::npos ? "an " : "a ") +
+           std::string(noun);
+  };
+  std::string message = plugin ? "'" + std::string(name) + "' is " + with_article(plugin_kind_name(plugin->spec->kind)) +
+                                     ", expected " + with_article(kind_name)
                                : "unknown " + kind_name + " '" + std::string(name) + "'";
   message += "; available: " + (valid.empty() ? std::string("none") : valid);
   for (const auto& problem : problems_) message += "\n  (not loaded: " + problem + ")";

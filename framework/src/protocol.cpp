@@ -96,7 +96,7 @@ class Reader {
       for (const auto& [key, v] : *params) {
         const std::string p_path = path + ".params." + key;
         const ParamSpec& p = declared(key, p_path);
-        const std::string text = value(v, p_path, "a " + p.type_name() + " value");
+        const std::string text = value(v, p_path, "a single " + p.type_name() + " value");
         check_literal(p, text, at(p_path));
         use.params.push_back({key, text, at(p_path)});
       }
@@ -111,7 +111,7 @@ class Reader {
         int i = 0;
         for (const auto& item : values) {
           const std::string v_path = g_path + "[" + std::to_string(i++) + "]";
-          const std::string text = value(item.second, v_path, "a " + p.type_name() + " value");
+          const std::string text = value(item.second, v_path, "a single " + p.type_name() + " value");
           check_literal(p, text, at(v_path));
           entries.push_back({key, text, at(v_path)});
         }

@@ -88,7 +88,7 @@ TraceStore::TraceStore(fs::path output, const Protocol& protocol, bool force)
     fs::remove_all(parts_folder());
   }
   if (output_.has_parent_path()) fs::create_directories(output_.parent_path());
-  const std::string mismatch = " was written by a different protocol (or a different version of it); pass --force "
+  const std::string mismatch = "was written by a different protocol (or a different version of it); pass --force "
                                "to start afresh, or choose another --output";
   if (fs::exists(output_)) {
     if (!h5::is_hdf5(output_)) throw Error(output_.string(), "exists but is not an HDF5 file; remove it or pass --force");

@@ -29,9 +29,9 @@ class Dataset {
   std::int64_t stored_values() const noexcept { return static_cast<std::int64_t>(values_.size()); }
 
   Instance row(std::int64_t i) const noexcept {
-    if (is_dense()) return {values_.data() + i * dim_, nullptr, dim_, dim_};
+    if (is_dense()) return {values_.data() + i * dim_, nullptr, dim_, dim_, false};
     const auto begin = row_offsets_[i];
-    return {values_.data() + begin, indices_.data() + begin, static_cast<std::int32_t>(row_offsets_[i + 1] - begin), dim_};
+    return {values_.data() + begin, indices_.data() + begin, static_cast<std::int32_t>(row_offsets_[i + 1] - begin), dim_, true};
   }
   std::int32_t label(std::int64_t i) const noexcept { return labels_[i]; }
   std::span<const std::int32_t> labels() const noexcept { return labels_; }

@@ -13,14 +13,15 @@ using Feature = float;
 
 struct Instance {
   const Feature* values = nullptr;
-  const std::int32_t* indices = nullptr;  // nullptr: dense row of `dim` values; else sorted 0-based indices
+  const std::int32_t* indices = nullptr;  // sparse rows: sorted 0-based indices (may be null when nnz == 0)
   std::int32_t nnz = 0;                   // stored values (equals dim for a dense row)
   std::int32_t dim = 0;                   // feature space dimension d
+  bool sparse = false;
 
-  bool is_dense() const noexcept { return indices == nullptr; }
+  bool is_dense() const noexcept { return !sparse; }
   std::span<const Feature> stored_values() const noexcept { return {values, static_cast<std::size_t>(nnz)}; }
   std::span<const std::int32_t> stored_indices() const noexcept {
-    return {indices, indices ? static_cast<std::size_t>(nnz) : 0};
+    return {indices, sparse ? static_cast<std::size_t>(nnz) : 0};
   }
   // Dense rows only.
   Eigen::Map<const Eigen::VectorXf> dense() const noexcept { return {values, dim}; }

@@ -1,0 +1,74 @@
+// The round loop allocates nothing: predict, oracle, learn and metrics over many rounds, with every
+// allocation in the process counted (this binary replaces the global operator new).
+// GCC cannot see that these replacements pair malloc with free.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include "support.hpp"
+
+namespace {
+std::atomic<long> allocations{0};
+}
+
+void* operator new(std::size_t size) {
+  ++allocations;
+  if (void* p = std::malloc(size ? size : 1)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+namespace glimpse::test {
+namespace {
+
+void expect_allocation_free(const std::string& learner_name, const std::string& precision, bool sparse) {
+  SCOPED_TRACE(learner_name + " " + precision + (sparse ? " sparse" : " dense"));
+  const int k = 5, d = 40;
+  auto learner = make<Learner>(learner_name, {{"precision", precision}});
+  auto oracle = make<FeedbackOracle>("full");
+  std::vector<std::unique_ptr<Metric>> metrics;
+  metrics.push_back(make<Metric>("online_accuracy"));
+  metrics.push_back(make<Metric>("windowed_accuracy"));
+  metrics.push_back(make<Metric>("mistakes"));
+  const int rounds = 2000;
+  learner->reset({rounds, d, k}, 1);
+  oracle->reset({rounds, d, k});
+  for (auto& m : metrics) m->reset({rounds, d, k}, rounds);
+  std::vector<DenseRow> dense;
+  std::vector<SparseRow> sparse_rows;
+  Rng rng(5);
+  for (int i = 0; i < 50; ++i) {
+    std::vector<Feature> v(d);
+    SparseRow s{{}, {}, d};
+    for (int j = 0; j < d; ++j) {
+      v[j] = static_cast<Feature>(rng.normal());
+      if (j % 3 == 0) s.indices.push_back(j), s.values.push_back(v[j]);
+    }
+    dense.emplace_back(v);
+    sparse_rows.push_back(s);
+  }
+  Prediction pred;
+  pred.scores.resize(k);
+  const long before = allocations.load();
+  for (int t = 1; t <= rounds; ++t) {
+    const Instance x = sparse ? sparse_rows[t % 50].view() : dense[t % 50].view();
+    const RoundTruth truth{t, static_cast<std::int32_t>(t % k), {}};
+    learner->predict(x, pred);
+    Rng round_rng(derive_key(9, static_cast<std::uint64_t>(t)));
+    const Feedback feedback = oracle->respond(x, truth, pred, round_rng);
+    learner->learn(x, pred, feedback);
+    for (auto& m : metrics) m->observe({t, &truth, &pred, &feedback, true});
+  }
+  EXPECT_EQ(allocations.load() - before, 0);
+}
+
+TEST(RoundLoop, AllocatesNothingPerRound) {
+  for (const char* learner : {"perceptron", "spa"})
+    for (const char* precision : {"float", "double"})
+      for (bool sparse : {false, true}) expect_allocation_free(learner, precision, sparse);
+}
+
+}  // namespace
+}  // namespace glimpse::test

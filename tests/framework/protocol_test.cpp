@@ -1,0 +1,126 @@
+// Protocol validation: every class of mistake is refused before any run, with the file and the path.
+#include "protocol.hpp"
+#include "support.hpp"
+
+namespace glimpse::test {
+namespace {
+
+// A valid protocol; each test breaks one thing by replacing a fragment.
+const std::string valid = R"({
+  "name": "t",
+  "datasets": [{"source": "gaussians", "params": {"n_per_class": 10}}],
+  "oracle": {"name": "full"},
+  "learners": [{"name": "perceptron", "grid": {"eta": [0.5, 1]}}, {"name": "spa"}],
+  "metrics": [{"name": "online_accuracy"}],
+  "seeds": 2
+})";
+
+std::string with(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  if (at == std::string::npos) throw std::logic_error("fragment not found: " + from);
+  return text.replace(at, from.size(), to);
+}
+
+std::string refusal(const std::string& text) {
+  return error_of([&] { parse_protocol(text, "x.json", ".", registry()); });
+}
+
+TEST(Protocol, AcceptsAValidProtocolAndExpandsItsRuns) {
+  const Protocol p = parse_protocol(valid, "x.json", ".", registry());
+  EXPECT_EQ(p.learners.size(), 2u);
+  EXPECT_EQ(p.learners[0].grid_size(), 2);
+  EXPECT_EQ(p.seeds, (std::vector<std::uint64_t>{0, 1}));
+  const auto runs = expand_runs(p, {{40, 2, 4}});
+  ASSERT_EQ(runs.size(), 6u);  // (2 grid points + 1) x 2 seeds
+  EXPECT_EQ(runs[0].id, "000000");
+  EXPECT_EQ(runs[1].learner_params.real("eta"), 0.5);
+  EXPECT_EQ(runs[2].learner_params.real("eta"), 1.0);
+  EXPECT_EQ(runs[5].learner, 1);
+}
+
+TEST(Protocol, HashIgnoresFormattingAndOutputButNotContent) {
+  const Protocol a = parse_protocol(valid, "x.json", ".", registry());
+  std::string reformatted = with(valid, "\"seeds\": 2", "\"seeds\":    2, \"output\": \"elsewhere.h5\"");
+  EXPECT_EQ(a.hash, parse_protocol(reformatted, "x.json", ".", registry()).hash);
+  EXPECT_NE(a.hash, parse_protocol(with(valid, "\"seeds\": 2", "\"seeds\": 3"), "x.json", ".", registry()).hash);
+}
+
+TEST(Protocol, RefusesMalformedJsonWithTheLine) {
+  EXPECT_EQ(refusal("{\n  \"name\": \"t\",\n  \"oracle\": \n}").rfind("x.json:4: invalid JSON", 0), 0u);
+}
+
+TEST(Protocol, RefusesUnknownTopLevelKey) {
+  EXPECT_EQ(refusal(with(valid, "\"seeds\": 2", "\"seed\": 2")),
+            "x.json: seed: unknown key 'seed'; expected one of name, description, kind, datasets, oracle, query_rule, "
+            "learners, metrics, seeds, passes, order, selection, trace, output");
+}
+
+TEST(Protocol, RefusesUnknownPluginListingTheAvailableOnes) {
+  const auto message = refusal(with(valid, "\"name\": \"spa\"", "\"name\": \"spaa\""));
+  EXPECT_EQ(message.rfind("x.json: learners[1].name: unknown learner 'spaa'; available: ", 0), 0u) << message;
+  EXPECT_NE(message.find("perceptron"), std::string::npos);
+  EXPECT_NE(message.find("spa"), std::string::npos);
+}
+
+TEST(Protocol, RefusesAPluginOfTheWrongKind) {
+  EXPECT_EQ(refusal(with(valid, "\"oracle\": {\"name\": \"full\"}", "\"oracle\": {\"name\": \"spa\"}"))
+                .rfind("x.json: oracle.name: 'spa' is a learner, expected an oracle", 0),
+            0u);
+}
+
+TEST(Protocol, RefusesUnknownParameterListingTheDeclaredOnes) {
+  EXPECT_EQ(refusal(with(valid, "\"eta\": [0.5, 1]", "\"step\": [0.5, 1]")),
+            "x.json: learners[0].grid.step: unknown parameter 'step' of learner 'perceptron'; declared: eta, margin, precision");
+}
+
+TEST(Protocol, RefusesOutOfRangeGridValueAtItsIndex) {
+  EXPECT_EQ(refusal(with(valid, "[0.5, 1]", "[0.5, -1]")),
+            "x.json: learners[0].grid.eta[1]: expected a number > 0, got -1");
+}
+
+TEST(Protocol, RefusesValuesOfTheWrongType) {
+  EXPECT_EQ(refusal(with(valid, "\"n_per_class\": 10", "\"n_per_class\": \"ten\"")).rfind(
+                "x.json: datasets[0].params.n_per_class: expected an integer >= 1, got 'ten'", 0),
+            0u);
+  EXPECT_EQ(refusal(with(valid, "\"n_per_class\": 10", "\"n_per_class\": [10]")),
+            "x.json: datasets[0].params.n_per_class: expected a single integer value, got a list or an object");
+  EXPECT_EQ(refusal(with(valid, "\"eta\": [0.5, 1]", "\"eta\": 0.5")),
+            "x.json: learners[0].grid.eta: expected a non-empty list of values");
+  EXPECT_EQ(refusal(with(valid, "{\"name\": \"spa\"}", "{\"name\": \"spa\", \"params\": {\"precision\": \"half\"}}")),
+            "x.json: learners[1].params.precision: expected one of float, double, got 'half'");
+}
+
+TEST(Protocol, RefusesALearnerThatCannotUseTheOraclesFeedback) {
+  EXPECT_EQ(refusal(with(valid, "\"oracle\": {\"name\": \"full\"}", "\"oracle\": {\"name\": \"bandit\"}")),
+            "x.json: learners[0].name: learner 'perceptron' accepts label feedback, but oracle 'bandit' produces "
+            "correctness feedback");
+}
+
+TEST(Protocol, RefusesMissingRequiredParameter) {
+  EXPECT_EQ(refusal(with(valid, "{\"source\": \"gaussians\", \"params\": {\"n_per_class\": 10}}", "{\"source\": \"libsvm\"}")),
+            "x.json: datasets[0].params: missing required parameter 'path' of data_source 'libsvm' (the file, relative "
+            "to the protocol's folder)");
+}
+
+TEST(Protocol, RefusesMissingSectionsAndBadSettings) {
+  EXPECT_EQ(refusal(with(valid, "\"oracle\": {\"name\": \"full\"},", "")),
+            "x.json: missing \"oracle\" (the feedback oracle, e.g. {\"name\": \"full\"})");
+  EXPECT_EQ(refusal(with(valid, "\"seeds\": 2", "\"seeds\": 0")), "x.json: seeds: expected an integer >= 1, got '0'");
+  EXPECT_EQ(refusal(with(valid, "\"seeds\": 2", "\"seeds\": [1, 1]")), "x.json: seeds: seed 1 is listed twice");
+  EXPECT_EQ(refusal(with(valid, "\"seeds\": 2", "\"kind\": \"batch\"")),
+            "x.json: kind: expected 'online', got 'batch' (batch protocols are not implemented yet)");
+  EXPECT_EQ(refusal(with(valid, "\"seeds\": 2", "\"selection\": {\"metric\": \"accuracy\"}")),
+            "x.json: selection.metric: 'accuracy' is not produced by any metric; metrics: online_accuracy");
+  EXPECT_EQ(refusal(with(valid, "[{\"name\": \"online_accuracy\"}]",
+                         "[{\"name\": \"online_accuracy\"}, {\"name\": \"online_accuracy\"}]")),
+            "x.json: metrics[1]: metric output name 'online_accuracy' is used twice; rename one with \"as\"");
+}
+
+TEST(Protocol, RefusesOutOfRangeExpressionOnceTheShapeIsKnown) {
+  const Protocol p = parse_protocol(with(valid, "[0.5, 1]", "[0.5, \"1-K/4\"]"), "x.json", ".", registry());
+  EXPECT_EQ(error_of([&] { expand_runs(p, {{40, 2, 4}}); }),
+            "x.json: learners[0].grid.eta[1]: expected a number > 0, got '1-K/4' = 0 with K=4, d=2, n=40");
+}
+
+}  // namespace
+}  // namespace glimpse::test

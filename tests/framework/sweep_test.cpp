@@ -1,0 +1,155 @@
+// The orchestrator: determinism across thread counts, resume after interruption, protocol guards.
+#include <fstream>
+
+#include "hdf5.hpp"
+#include "orchestrator.hpp"
+#include "summary.hpp"
+#include "support.hpp"
+
+namespace glimpse::test {
+namespace {
+
+const char* protocol_text = R"({
+  "name": "sweep",
+  "datasets": [{"name": "g", "source": "gaussians", "params": {"n_per_class": 150, "sigma": 0.3}}],
+  "oracle": {"name": "full"},
+  "learners": [{"name": "perceptron", "grid": {"eta": [0.5, 1]}}, {"name": "spa"}],
+  "metrics": [{"name": "online_accuracy"}, {"name": "windowed_accuracy", "params": {"window": 50}}, {"name": "mistakes"}],
+  "seeds": 3
+})";
+
+// Every run's round data, curves and final metrics, keyed by run id, read back from a trace file.
+struct RunContent {
+  std::vector<std::int32_t> y, predicted, proposed;
+  std::vector<std::uint8_t> correct;
+  std::vector<double> accuracy_curve;
+  std::vector<std::pair<std::string, double>> metrics;
+  std::string params;
+  bool operator==(const RunContent&) const = default;
+};
+std::map<std::string, RunContent> read_runs(const std::filesystem::path& file) {
+  std::map<std::string, RunContent> runs;
+  const h5::Handle f = h5::open_file(file, false);
+  const h5::Handle group = h5::open_group(f, "runs");
+  for (const auto& id : h5::children(group)) {
+    const h5::Handle run = h5::open_group(group, id);
+    const h5::Handle rounds = h5::open_group(run, "rounds");
+    RunContent c;
+    c.y = h5::read_vector<std::int32_t>(rounds, "y");
+    c.predicted = h5::read_vector<std::int32_t>(rounds, "predicted");
+    c.proposed = h5::read_vector<std::int32_t>(rounds, "proposed");
+    c.correct = h5::read_vector<std::uint8_t>(rounds, "correct");
+    c.accuracy_curve = h5::read_vector<double>(h5::open_group(h5::open_group(run, "curves"), "windowed_accuracy"), "value");
+    c.params = h5::read_string_attribute(run, "params");
+    const h5::Handle summary = h5::open_group(run, "summary");
+    for (const auto& name : h5::attribute_names(summary)) c.metrics.emplace_back(name, h5::read_double_attribute(summary, name));
+    runs.emplace(id, std::move(c));
+  }
+  return runs;
+}
+
+class Sweep : public ::testing::Test {
+ protected:
+  Protocol protocol = parse_protocol(protocol_text, "sweep.json", ".", registry());
+  TempDir dir;
+  SweepResult run(const std::string& name, int threads, std::int64_t stop_after = -1, bool force = false) {
+    SweepOptions options;
+    options.threads = threads;
+    options.progress = false;
+    options.output = dir.path() / name;
+    options.stop_after = stop_after;
+    options.force = force;
+    return run_sweep(protocol, options);
+  }
+};
+
+TEST_F(Sweep, TracesAreIdenticalWhateverTheThreadCount) {
+  const auto one = run("one.h5", 1);
+  const auto two = run("two.h5", 2);
+  EXPECT_EQ(one.total_runs, 9);
+  EXPECT_EQ(one.completed_now, 9);
+  const auto a = read_runs(one.output), b = read_runs(two.output);
+  ASSERT_EQ(a.size(), 9u);
+  EXPECT_TRUE(a == b);
+}
+
+TEST_F(Sweep, RunsSharingDatasetAndSeedSeeTheSameOrderAndOthersDoNot) {
+  const auto runs = read_runs(run("t.h5", 2).output);
+  // Run ids: perceptron eta 0.5 seeds 0-2 (000000-000002), eta 1 (000003-000005), spa (000006-000008).
+  EXPECT_EQ(runs.at("000000").y, runs.at("000003").y);
+  EXPECT_EQ(runs.at("000000").y, runs.at("000006").y);
+  EXPECT_NE(runs.at("000000").y, runs.at("000001").y);
+  EXPECT_EQ(runs.at("000000").y.size(), 600u);
+  // Labels are stored 1..K and `correct` agrees with them.
+  for (std::size_t t = 0; t < 600; ++t) {
+    const auto& r = runs.at("000006");
+    ASSERT_GE(r.y[t], 1);
+    ASSERT_LE(r.y[t], 4);
+    ASSERT_EQ(r.correct[t], r.proposed[t] == r.y[t]);
+  }
+}
+
+TEST_F(Sweep, AnInterruptedSweepKeepsFinishedRunsAndResumes) {
+  const auto whole = read_runs(run("whole.h5", 2).output);
+  const auto first = run("resumed.h5", 2, 4);
+  EXPECT_TRUE(first.interrupted);
+  EXPECT_EQ(first.completed_now, 4);
+  EXPECT_EQ(read_runs(first.output).size(), 4u);  // readable, with the finished runs only
+  const auto second = run("resumed.h5", 1);
+  EXPECT_FALSE(second.interrupted);
+  EXPECT_EQ(second.already_complete, 4);
+  EXPECT_EQ(second.completed_now, 5);
+  EXPECT_TRUE(read_runs(second.output) == whole);
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "resumed.h5.parts"));
+  const auto third = run("resumed.h5", 2);  // nothing left to do
+  EXPECT_EQ(third.completed_now, 0);
+  EXPECT_EQ(run("resumed.h5", 2, -1, true).completed_now, 9);  // --force starts afresh
+}
+
+TEST_F(Sweep, TornPartsLeftByAKilledSweepAreDiscardedOnResume) {
+  run("killed.h5", 1, 3);
+  const std::filesystem::path output = dir.path() / "killed.h5";
+  const std::filesystem::path parts(output.string() + ".parts");
+  std::filesystem::create_directories(parts);
+  { std::ofstream(parts / ".000005.h5.tmp") << "half-written"; }
+  { std::ofstream(parts / "000007.h5") << "torn"; }
+  const auto resumed = run("killed.h5", 2);
+  EXPECT_EQ(resumed.already_complete, 3);
+  EXPECT_EQ(resumed.completed_now, 6);
+  EXPECT_TRUE(read_runs(output) == read_runs(run("reference.h5", 1).output));
+}
+
+TEST_F(Sweep, RefusesToResumeAFileWrittenByAnotherProtocol) {
+  run("a.h5", 2);
+  protocol = parse_protocol(std::string(protocol_text).replace(std::string(protocol_text).find("\"seeds\": 3"), 10, "\"seeds\": 4"),
+                            "sweep.json", ".", registry());
+  const auto message = error_of([&] { run("a.h5", 2); });
+  EXPECT_NE(message.find("a.h5: was written by a different protocol"), std::string::npos) << message;
+  EXPECT_EQ(run("a.h5", 2, -1, true).completed_now, 12);
+}
+
+TEST_F(Sweep, SummaryTableAndSelection) {
+  const auto result = run("s.h5", 2);
+  const h5::Handle file = h5::open_file(result.output, false);
+  EXPECT_EQ(h5::read_string_attribute(file, "schema_version"), "1.0.0");
+  EXPECT_EQ(h5::read_int_attribute(file, "runs_total"), 9);
+  EXPECT_EQ(h5::read_text(file, "protocol"), protocol_text);
+  const auto runs = read_run_summaries(file);
+  ASSERT_EQ(runs.size(), 9u);
+  const auto rows = summarize(runs, "online_accuracy", true);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].learner, "perceptron");
+  EXPECT_EQ(rows[0].seeds, 3);
+  // The chosen eta has the larger mean accuracy of the two, and the reported mean is that mean.
+  double mean[2] = {0, 0};
+  for (const auto& r : runs)
+    if (r.learner == "perceptron")
+      for (const auto& [n, v] : r.metrics)
+        if (n == "online_accuracy") mean[r.grid_point] += v / 3;
+  const int best = mean[1] > mean[0] ? 1 : 0;
+  EXPECT_NEAR(rows[0].means[0], mean[best], 1e-12);
+  EXPECT_NE(rows[0].params.find(best ? "\"eta\":1" : "\"eta\":0.5"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace glimpse::test

@@ -1,0 +1,76 @@
+// The LIBSVM reader on good and malformed input; every error names the file and line.
+#include <fstream>
+
+#include "support.hpp"
+
+namespace glimpse::test {
+namespace {
+
+class Libsvm : public ::testing::Test {
+ protected:
+  TempDir dir;
+  Dataset load(const std::string& text, std::map<std::string, std::string> params = {}) {
+    { std::ofstream(dir.path() / "d.txt") << text; }
+    params["path"] = "d.txt";
+    auto source = make<DataSource>("libsvm", params);
+    return source->load({dir.path(), "t"});
+  }
+  std::string refusal(const std::string& text, std::map<std::string, std::string> params = {}) {
+    return error_of([&] { load(text, params); });
+  }
+  std::string file() const { return (dir.path() / "d.txt").string(); }
+};
+
+TEST_F(Libsvm, ReadsSparseRowsCommentsAndMapsLabels) {
+  const Dataset d = load("# header comment\n+1 1:0.5 3:-2\n\n-1 2:1e-1 # trailing\n1 3:4\r\n", {{"layout", "sparse"}});
+  EXPECT_EQ(d.size(), 3);
+  EXPECT_EQ(d.dim(), 3);
+  EXPECT_EQ(d.num_classes(), 2);
+  EXPECT_FALSE(d.is_dense());
+  EXPECT_EQ(d.class_names, (std::vector<std::string>{"-1", "1"}));
+  EXPECT_EQ(std::vector<std::int32_t>(d.labels().begin(), d.labels().end()), (std::vector<std::int32_t>{1, 0, 1}));
+  const Instance r0 = d.row(0);
+  ASSERT_EQ(r0.nnz, 2);
+  EXPECT_EQ(r0.indices[0], 0);
+  EXPECT_EQ(r0.indices[1], 2);
+  EXPECT_FLOAT_EQ(r0.values[1], -2.0f);
+  EXPECT_FLOAT_EQ(d.row(1).values[0], 0.1f);
+}
+
+TEST_F(Libsvm, DenseLayoutFillsZeros) {
+  const Dataset d = load("2 1:1 2:2\n1 2:3\n", {{"layout", "dense"}, {"num_features", "3"}});
+  ASSERT_TRUE(d.is_dense());
+  EXPECT_EQ(d.dim(), 3);
+  const Instance r1 = d.row(1);
+  EXPECT_EQ(std::vector<float>(r1.values, r1.values + 3), (std::vector<float>{0, 3, 0}));
+}
+
+TEST_F(Libsvm, FixedClassCountUsesLabelsAsTheyAre) {
+  const Dataset d = load("3 1:1\n1 1:2\n", {{"num_classes", "4"}});
+  EXPECT_EQ(d.num_classes(), 4);
+  EXPECT_EQ(d.label(0), 2);
+  EXPECT_EQ(refusal("3 1:1\n\n5 1:2\n", {{"num_classes", "4"}}), file() + ":3: label 5 outside 1..4 (num_classes)");
+  EXPECT_EQ(refusal("0 1:1\n", {{"num_classes", "4"}}), file() + ":1: label 0 outside 1..4 (num_classes)");
+}
+
+TEST_F(Libsvm, MalformedLinesAreRefusedWithFileAndLine) {
+  EXPECT_EQ(refusal("1 1:1\nabc 1:1\n"), file() + ":2: expected a numeric label, got 'abc'");
+  EXPECT_EQ(refusal("1 1:1 2\n"), file() + ":1: expected 'index:value', got '2'");
+  EXPECT_EQ(refusal("1 0:1\n"), file() + ":1: expected a feature index >= 1, got '0'");
+  EXPECT_EQ(refusal("1 3:1 2:1\n"), file() + ":1: feature indices must increase, got 2 after 3");
+  EXPECT_EQ(refusal("1 2:1 2:1\n"), file() + ":1: feature indices must increase, got 2 after 2");
+  EXPECT_EQ(refusal("1 1:x\n"), file() + ":1: expected a number after '1:', got 'x'");
+  EXPECT_EQ(refusal("1 1:nan\n"), file() + ":1: feature 1 is not finite ('nan')");
+  EXPECT_EQ(refusal("1 1:inf\n"), file() + ":1: feature 1 is not finite ('inf')");
+  EXPECT_EQ(refusal("1,2 1:1\n"), file() + ":1: multi-label lines ('1,2') are not supported");
+  EXPECT_EQ(refusal("1 5:1\n", {{"num_features", "4"}}), file() + ":1: feature index 5 outside 1..4 (num_features)");
+  EXPECT_EQ(refusal("# only a comment\n\n"), file() + ": no data rows");
+  EXPECT_EQ(error_of([&] {
+              auto source = make<DataSource>("libsvm", {{"path", "missing.txt"}});
+              source->load({dir.path(), "t"});
+            }),
+            (dir.path() / "missing.txt").string() + ": cannot open the data file");
+}
+
+}  // namespace
+}  // namespace glimpse::test
