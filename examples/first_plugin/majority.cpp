@@ -1,0 +1,47 @@
+// The smallest useful learner: predicts the label it has been told most often so far (lowest on ties).
+// A baseline any learner must beat; the template for writing your own (docs/writing-a-plugin.md).
+#include <algorithm>
+#include <vector>
+
+#include <glimpse/glimpse.hpp>
+
+namespace {
+
+class Majority final : public glimpse::Learner {
+ public:
+  // What `glimpse describe majority` prints and what protocols are validated against.
+  static glimpse::PluginSpec spec() {
+    glimpse::PluginSpec s;
+    s.name = "majority";
+    s.kind = glimpse::PluginKind::learner;
+    s.summary = "predicts the most frequent label seen so far";
+    s.params = {glimpse::ParamSpec::real("prior", "0", "pseudo-count given to every class at the start").at_least(0)};
+    s.accepts = {glimpse::FeedbackKind::label};
+    return s;
+  }
+
+  // Parameters arrive validated and typed.
+  explicit Majority(const glimpse::ParamValues& params) : prior_(params.real("prior")) {}
+
+  // Size buffers here: predict and learn must not allocate.
+  void reset(const glimpse::ProblemShape& shape, std::uint64_t /*seed*/) override {
+    counts_.assign(static_cast<std::size_t>(shape.K), prior_);
+  }
+
+  void predict(const glimpse::Instance&, glimpse::Prediction& pred) override {
+    std::copy(counts_.begin(), counts_.end(), pred.scores.begin());
+    pred.predicted = pred.proposed = glimpse::argmax(counts_);
+  }
+
+  void learn(const glimpse::Instance&, const glimpse::Prediction&, const glimpse::Feedback& feedback) override {
+    if (const std::int32_t y = glimpse::full_label(feedback); y >= 0) counts_[static_cast<std::size_t>(y)] += 1;
+  }
+
+ private:
+  double prior_;
+  std::vector<double> counts_;
+};
+
+}  // namespace
+
+GLIMPSE_PLUGIN(Majority)

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The CLI as a user meets it: help, version, plugins, describe, a run, a summary, and clear errors.
+set -euo pipefail
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+fail() { echo "FAILED: $*"; exit 1; }
+expect_error() {  # expect_error EXIT_CODE TEXT COMMAND...
+  local code=$1 text=$2; shift 2
+  set +e; out=$("$@" 2>&1); status=$?; set -e
+  [ "$status" = "$code" ] || fail "'$*' exited $status, expected $code: $out"
+  grep -qF -- "$text" <<< "$out" || fail "'$*' printed '$out', expected it to contain '$text'"
+}
+
+"$GLIMPSE" --help | grep -q "glimpse run \[PROTOCOL\]"
+"$GLIMPSE" --version | grep -q "plugin API"
+"$GLIMPSE" run --help | grep -q -- "--threads"
+"$GLIMPSE" plugins | grep -qE "^learner +spa"
+"$GLIMPSE" describe spa | grep -q "accepts feedback: label"
+
+# The embedded quickstart: a table on stdout and an HDF5 file.
+"$GLIMPSE" run > out.txt 2> err.txt
+grep -qE "^gaussians +perceptron" out.txt || fail "no perceptron row: $(cat out.txt)"
+grep -qE "^gaussians +spa" out.txt || fail "no spa row"
+test -f runs/quickstart.h5
+grep -q "15 of 15 runs complete" err.txt
+"$GLIMPSE" summary runs/quickstart.h5 | grep -q "15 of 15 runs complete"
+# Rerunning resumes: nothing left to do.
+"$GLIMPSE" run --quiet 2>&1 | grep -q "(0 this time"
+# The embedded quickstart is the shipped protocols/quickstart.json.
+"$GLIMPSE" run "$SOURCE_DIR/protocols/quickstart.json" -o q.h5 --quiet
+cmp <("$GLIMPSE" summary q.h5 | tail -n +2) <("$GLIMPSE" summary runs/quickstart.h5 | tail -n +2)
+
+# Errors name the file and the place inside it, exit 2.
+cat > typo.json <<'JSON'
+{"datasets": [{"source": "gaussians"}], "oracle": {"name": "bandit"},
+ "learners": [{"name": "perceptron"}], "metrics": [{"name": "online_accuracy"}]}
+JSON
+expect_error 2 "typo.json: learners[0].name: learner 'perceptron' accepts label feedback, but oracle 'bandit' produces correctness feedback" "$GLIMPSE" run typo.json
+expect_error 2 "missing.json: cannot open the protocol file" "$GLIMPSE" run missing.json
+printf '1 1:1\n2 1:x\n' > bad.txt
+cat > bad.json <<'JSON'
+{"datasets": [{"source": "libsvm", "params": {"path": "bad.txt"}}], "oracle": {"name": "full"},
+ "learners": [{"name": "spa"}], "metrics": [{"name": "mistakes"}]}
+JSON
+expect_error 2 "bad.txt:2: expected a number after '1:', got 'x'" "$GLIMPSE" run bad.json
+expect_error 2 "unknown plugin 'nope'" "$GLIMPSE" describe nope
+expect_error 2 "unknown command 'frobnicate'" "$GLIMPSE" frobnicate
+expect_error 2 "not an HDF5 file" "$GLIMPSE" summary bad.txt
+echo "1 passed, 0 failed"
