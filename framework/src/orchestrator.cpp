@@ -97,6 +97,83 @@ class Progress {
 
 }  // namespace
 
+bool run_rounds(const RoundLoopInputs& in, RunRecord& record) {
+  const Dataset& data = *in.data;
+  const ProblemShape shape{data.size(), data.dim(), data.num_classes()};
+  const std::int64_t n = data.size();
+  const std::int64_t total_rounds = n * in.passes;
+  in.learner->reset(shape, in.learner_seed);
+  in.oracle->reset(shape);
+  if (in.query_rule) in.query_rule->reset(shape);
+  for (auto* metric : in.metrics) metric->reset(shape, total_rounds);
+  if (in.trace_rounds) {
+    record.y.resize(static_cast<std::size_t>(total_rounds));
+    record.predicted.resize(record.y.size());
+    record.proposed.resize(record.y.size());
+    record.correct.resize(record.y.size());
+    record.queried.resize(record.y.size());
+  }
+  Prediction prediction;
+  prediction.scores.assign(static_cast<std::size_t>(shape.K), 0.0);
+  std::vector<std::int64_t> order(static_cast<std::size_t>(n));
+  const bool has_probabilities = !data.class_probabilities.empty();
+
+  std::int64_t t = 0;
+  std::int64_t reported_rounds = 0;
+  for (std::int64_t pass = 0; pass < in.passes; ++pass) {
+    std::iota(order.begin(), order.end(), std::int64_t{0});
+    if (in.shuffle) {
+      Rng rng(derive_key(in.order_key, static_cast<std::uint64_t>(pass)));
+      for (std::int64_t i = n - 1; i > 0; --i)
+        std::swap(order[static_cast<std::size_t>(i)], order[rng.below(static_cast<std::uint64_t>(i + 1))]);
+    }
+    for (std::size_t position = 0; position < order.size(); ++position) {
+      const std::int64_t row = order[position];
+      ++t;
+      const Instance x = data.row(row);
+      if (position + 1 < order.size()) data.row(order[position + 1]).prefetch();
+      RoundTruth truth{t, data.label(row), {}};
+      if (has_probabilities)
+        truth.class_probabilities = {data.class_probabilities.data() + row * shape.K, static_cast<std::size_t>(shape.K)};
+
+      in.learner->predict(x, prediction);
+      if (prediction.predicted < 0 || prediction.predicted >= shape.K || prediction.proposed < 0 ||
+          prediction.proposed >= shape.K)
+        throw Error("round " + std::to_string(t) + ": the learner returned a label outside 0..K-1");
+      bool queried = true;
+      if (in.query_rule) {
+        Rng query_rng(derive_key(in.query_key, static_cast<std::uint64_t>(t)));
+        queried = in.query_rule->decide(x, prediction, t, query_rng);
+      }
+      Feedback feedback = NoFeedback{};
+      if (queried) {
+        Rng oracle_rng(derive_key(in.oracle_key, static_cast<std::uint64_t>(t)));
+        feedback = in.oracle->respond(x, truth, prediction, oracle_rng);
+      }
+      in.learner->learn(x, prediction, feedback);
+
+      const RoundRecord round{t, &truth, &prediction, &feedback, queried};
+      for (auto* metric : in.metrics) metric->observe(round);
+      if (in.trace_rounds) {
+        const auto i = static_cast<std::size_t>(t - 1);
+        record.y[i] = truth.label + 1;
+        record.predicted[i] = prediction.predicted + 1;
+        record.proposed[i] = prediction.proposed + 1;
+        record.correct[i] = prediction.proposed == truth.label;
+        record.queried[i] = queried;
+      }
+      if ((t & 4095) == 0) {
+        if (in.rounds_done) *in.rounds_done += t - reported_rounds;
+        reported_rounds = t;
+        if (in.interrupted && (*in.interrupted)()) return false;
+      }
+    }
+  }
+  if (in.rounds_done) *in.rounds_done += t - reported_rounds;
+  record.rounds = t;
+  return true;
+}
+
 fs::path default_output(const Protocol& protocol) {
   if (!protocol.output.empty()) return protocol.output;
   return fs::path("runs") / ((protocol.name.empty() ? std::string("protocol") : protocol.name) + ".h5");
@@ -158,7 +235,7 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
   Progress progress(options.progress, result.total_runs);
   progress.runs_done = result.already_complete;
   std::atomic<bool> stop_requested{false};
-  const auto interrupted = [&] {
+  const std::function<bool()> interrupted = [&] {
     return stop_requested.load(std::memory_order_relaxed) ||
            (options.interrupt && options.interrupt->load(std::memory_order_relaxed));
   };
@@ -168,7 +245,6 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
     const Dataset& data = *plan.data;
     const DatasetUse& dataset_use = protocol.datasets[static_cast<std::size_t>(run.dataset)];
     const PluginUse& learner_use = protocol.learners[static_cast<std::size_t>(run.learner)];
-    const ProblemShape shape = plan.shape;
     const std::string params_json = run.learner_params.to_json();
     const StreamKeys keys(run.seed, dataset_use.name, learner_use.name(), params_json);
 
@@ -180,78 +256,28 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
     for (std::size_t m = 0; m < protocol.metrics.size(); ++m)
       metrics.push_back(create_as<Metric>(protocol.metrics[m], plan.metric_params[m]));
 
-    const std::int64_t n = data.size();
-    const std::int64_t total_rounds = n * protocol.passes;
-    learner->reset(shape, keys.learner);
-    oracle->reset(shape);
-    if (rule) rule->reset(shape);
-    for (auto& metric : metrics) metric->reset(shape, total_rounds);
-
+    RoundLoopInputs inputs;
+    inputs.data = &data;
+    inputs.learner = learner.get();
+    inputs.oracle = oracle.get();
+    inputs.query_rule = rule.get();
+    for (auto& metric : metrics) inputs.metrics.push_back(metric.get());
+    inputs.learner_seed = keys.learner;
+    inputs.order_key = keys.order;
+    inputs.oracle_key = keys.oracle;
+    inputs.query_key = keys.query;
+    inputs.passes = protocol.passes;
+    inputs.shuffle = protocol.shuffle;
+    inputs.trace_rounds = protocol.trace_rounds;
+    inputs.rounds_done = &progress.rounds_done;
+    inputs.interrupted = &interrupted;
     RunRecord record;
-    if (protocol.trace_rounds) {
-      record.y.resize(static_cast<std::size_t>(total_rounds));
-      record.predicted.resize(record.y.size());
-      record.proposed.resize(record.y.size());
-      record.correct.resize(record.y.size());
-      record.queried.resize(record.y.size());
-    }
-    Prediction prediction;
-    prediction.scores.assign(static_cast<std::size_t>(shape.K), 0.0);
-    std::vector<std::int64_t> order(static_cast<std::size_t>(n));
-    const bool has_probabilities = !data.class_probabilities.empty();
-
     const auto run_start = Clock::now();
-    std::int64_t t = 0;
-    std::int64_t reported_rounds = 0;
-    for (std::int64_t pass = 0; pass < protocol.passes; ++pass) {
-      std::iota(order.begin(), order.end(), std::int64_t{0});
-      if (protocol.shuffle) {
-        Rng rng(derive_key(keys.order, static_cast<std::uint64_t>(pass)));
-        for (std::int64_t i = n - 1; i > 0; --i)
-          std::swap(order[static_cast<std::size_t>(i)], order[rng.below(static_cast<std::uint64_t>(i + 1))]);
-      }
-      for (const std::int64_t row : order) {
-        ++t;
-        const Instance x = data.row(row);
-        RoundTruth truth{t, data.label(row), {}};
-        if (has_probabilities)
-          truth.class_probabilities = {data.class_probabilities.data() + row * shape.K, static_cast<std::size_t>(shape.K)};
-
-        learner->predict(x, prediction);
-        if (prediction.predicted < 0 || prediction.predicted >= shape.K || prediction.proposed < 0 ||
-            prediction.proposed >= shape.K)
-          throw Error("run " + run.id + " (learner '" + learner_use.name() + "')",
-                      "round " + std::to_string(t) + ": predicted label outside 0..K-1");
-        bool queried = true;
-        if (rule) {
-          Rng query_rng(derive_key(keys.query, static_cast<std::uint64_t>(t)));
-          queried = rule->decide(x, prediction, t, query_rng);
-        }
-        Feedback feedback = NoFeedback{};
-        if (queried) {
-          Rng oracle_rng(derive_key(keys.oracle, static_cast<std::uint64_t>(t)));
-          feedback = oracle->respond(x, truth, prediction, oracle_rng);
-        }
-        learner->learn(x, prediction, feedback);
-
-        const RoundRecord round{t, &truth, &prediction, &feedback, queried};
-        for (auto& metric : metrics) metric->observe(round);
-        if (protocol.trace_rounds) {
-          const auto i = static_cast<std::size_t>(t - 1);
-          record.y[i] = truth.label + 1;
-          record.predicted[i] = prediction.predicted + 1;
-          record.proposed[i] = prediction.proposed + 1;
-          record.correct[i] = prediction.proposed == truth.label;
-          record.queried[i] = queried;
-        }
-        if ((t & 4095) == 0) {
-          progress.rounds_done += t - reported_rounds;
-          reported_rounds = t;
-          if (interrupted()) return false;  // abandoned: not written, rerun redoes it
-        }
-      }
+    try {
+      if (!run_rounds(inputs, record)) return false;  // abandoned: not written, rerun redoes it
+    } catch (const Error& e) {
+      throw Error("run " + run.id + " (learner '" + learner_use.name() + "', dataset '" + dataset_use.name + "')", e.what());
     }
-    progress.rounds_done += t - reported_rounds;
     record.seconds = std::chrono::duration<double>(Clock::now() - run_start).count();
 
     record.id = run.id;
@@ -266,7 +292,6 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
     record.query_rule_params = protocol.query_rule ? plan.query_rule_params.to_json() : "";
     record.seed = run.seed;
     record.grid_point = run.grid_point;
-    record.rounds = t;
     for (std::size_t m = 0; m < metrics.size(); ++m) {
       MetricResults out;
       metrics[m]->report(out);

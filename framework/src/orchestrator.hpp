@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -11,7 +12,9 @@
 #include <vector>
 
 #include "glimpse/dataset.hpp"
+#include "glimpse/interfaces.hpp"
 #include "protocol.hpp"
+#include "trace_store.hpp"
 
 namespace glimpse {
 
@@ -33,6 +36,26 @@ struct SweepResult {
   double seconds = 0.0;
   bool interrupted = false;
 };
+
+// One run's plugin objects, already reset-free (run_rounds resets them), and how to stream the data.
+struct RoundLoopInputs {
+  const Dataset* data = nullptr;
+  Learner* learner = nullptr;
+  FeedbackOracle* oracle = nullptr;
+  QueryRule* query_rule = nullptr;                 // null: every round is queried
+  std::vector<Metric*> metrics;
+  std::uint64_t learner_seed = 0;                  // keys of the run's random streams
+  std::uint64_t order_key = 0, oracle_key = 0, query_key = 0;
+  std::int64_t passes = 1;
+  bool shuffle = true;
+  bool trace_rounds = true;
+  std::atomic<std::int64_t>* rounds_done = nullptr;  // progress counter, updated every 4096 rounds
+  const std::function<bool()>* interrupted = nullptr;
+};
+
+// Resets the objects and runs every round; fills the record's per-round fields and `rounds`.
+// Returns false when `interrupted` said stop (the record is then incomplete).
+bool run_rounds(const RoundLoopInputs& inputs, RunRecord& record);
 
 // The output file a protocol writes to when no --output is given.
 std::filesystem::path default_output(const Protocol& protocol);

@@ -1,0 +1,174 @@
+// Rounds per second of learners alone (predict + learn) and of the whole round loop (oracle, metrics,
+// per-round trace) on the same data, so the framework's overhead over the bare learner is visible.
+// Shapes: dense d=784, K=10 (MNIST-like) and sparse d=60,000 with 100 non-zeros, K=20 (20News-like).
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+
+#include "glimpse/glimpse.hpp"
+#include "orchestrator.hpp"
+#include "param_resolution.hpp"
+#include "plugin_registry.hpp"
+
+namespace glimpse {
+namespace {
+
+const PluginRegistry& registry() {
+  static const PluginRegistry loaded = [] {
+    PluginRegistry r;
+    r.load_directory(GLIMPSE_BENCH_PLUGIN_DIR);
+    return r;
+  }();
+  return loaded;
+}
+
+template <class Kind>
+std::unique_ptr<Kind> make(const std::string& name, const std::map<std::string, std::string>& overrides = {}) {
+  const LoadedPlugin& plugin = *registry().find(name);
+  ParamValues values;
+  for (const auto& p : plugin.spec->params) {
+    const auto it = overrides.find(p.name);
+    values.set(p.name, *(it != overrides.end() ? resolve_param(p, it->second, nullptr) : resolve_default(p, nullptr)));
+  }
+  auto object = plugin.create(values);
+  return std::unique_ptr<Kind>(dynamic_cast<Kind*>(object.release()));
+}
+
+// Labels from a random linear teacher, 10% of them replaced by uniform noise, so learners keep updating.
+Dataset teacher_labelled(std::int64_t n, std::int32_t d, std::int32_t k, std::int32_t nnz, std::uint64_t seed) {
+  Rng rng(seed);
+  std::vector<double> teacher(static_cast<std::size_t>(k) * d);
+  for (auto& w : teacher) w = rng.normal();
+  std::vector<std::int32_t> labels(static_cast<std::size_t>(n));
+  const auto label_of = [&](const auto& score_of) {
+    std::int32_t best = 0;
+    double best_score = -1e300;
+    for (std::int32_t c = 0; c < k; ++c) {
+      const double s = score_of(c);
+      if (s > best_score) best_score = s, best = c;
+    }
+    return rng.uniform() < 0.1 ? static_cast<std::int32_t>(rng.below(static_cast<std::uint64_t>(k))) : best;
+  };
+  if (nnz >= d) {
+    std::vector<Feature> values(static_cast<std::size_t>(n * d));
+    for (std::int64_t i = 0; i < n; ++i) {
+      Feature* row = values.data() + i * d;
+      for (std::int32_t j = 0; j < d; ++j) row[j] = static_cast<Feature>(rng.uniform());
+      labels[i] = label_of([&](std::int32_t c) {
+        double s = 0;
+        for (std::int32_t j = 0; j < d; ++j) s += teacher[c * d + j] * row[j];
+        return s;
+      });
+    }
+    return Dataset::dense(n, d, std::move(values), std::move(labels), k);
+  }
+  std::vector<std::int64_t> offsets{0};
+  std::vector<std::int32_t> indices;
+  std::vector<Feature> values;
+  for (std::int64_t i = 0; i < n; ++i) {
+    std::vector<std::int32_t> chosen;
+    while (static_cast<std::int32_t>(chosen.size()) < nnz) {
+      const auto j = static_cast<std::int32_t>(rng.below(static_cast<std::uint64_t>(d)));
+      if (std::find(chosen.begin(), chosen.end(), j) == chosen.end()) chosen.push_back(j);
+    }
+    std::sort(chosen.begin(), chosen.end());
+    const auto begin = values.size();
+    for (auto j : chosen) indices.push_back(j), values.push_back(static_cast<Feature>(rng.uniform()));
+    labels[i] = label_of([&](std::int32_t c) {
+      double s = 0;
+      for (std::size_t e = 0; e < chosen.size(); ++e) s += teacher[c * d + chosen[e]] * values[begin + e];
+      return s;
+    });
+    offsets.push_back(static_cast<std::int64_t>(values.size()));
+  }
+  return Dataset::sparse(d, std::move(offsets), std::move(indices), std::move(values), std::move(labels), k);
+}
+
+const Dataset& dataset(bool sparse) {
+  static const Dataset dense_data = teacher_labelled(20000, 784, 10, 784, 1);
+  static const Dataset sparse_data = teacher_labelled(20000, 60000, 20, 100, 2);
+  return sparse ? sparse_data : dense_data;
+}
+
+// The order run_rounds uses for pass 0 with order_key 0, so both benchmarks see the same sequence.
+std::vector<std::int64_t> shuffled_order(std::int64_t n) {
+  std::vector<std::int64_t> order(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) order[i] = i;
+  Rng rng(derive_key(0, 0));
+  for (std::int64_t i = n - 1; i > 0; --i) std::swap(order[i], order[rng.below(static_cast<std::uint64_t>(i + 1))]);
+  return order;
+}
+
+// Bare learner: a fresh model, then predict + learn with the true label over one shuffled pass, with the
+// same one-row-ahead prefetch as run_rounds; no oracle, metrics or trace. One iteration = one pass.
+void BM_Learner(benchmark::State& state, const std::string& learner_name, bool sparse, const std::string& precision) {
+  const Dataset& data = dataset(sparse);
+  const auto order = shuffled_order(data.size());
+  auto learner = make<Learner>(learner_name, {{"precision", precision}});
+  Prediction pred;
+  pred.scores.resize(static_cast<std::size_t>(data.num_classes()));
+  for (auto _ : state) {
+    learner->reset({data.size(), data.dim(), data.num_classes()}, 0);
+    for (std::size_t position = 0; position < order.size(); ++position) {
+      const auto i = order[position];
+      const Instance x = data.row(i);
+      if (position + 1 < order.size()) data.row(order[position + 1]).prefetch();  // as run_rounds does
+      learner->predict(x, pred);
+      learner->learn(x, pred, LabelFeedback{data.label(i)});
+    }
+    benchmark::DoNotOptimize(pred.predicted);
+  }
+  state.SetItemsProcessed(state.iterations() * data.size());
+}
+
+// Whole round loop: shuffled order, `full` oracle, three metrics, per-round trace; one pass per iteration.
+void BM_RoundLoop(benchmark::State& state, const std::string& learner_name, bool sparse, const std::string& precision) {
+  const Dataset& data = dataset(sparse);
+  auto learner = make<Learner>(learner_name, {{"precision", precision}});
+  auto oracle = make<FeedbackOracle>("full");
+  auto accuracy = make<Metric>("online_accuracy");
+  auto windowed = make<Metric>("windowed_accuracy");
+  auto mistakes = make<Metric>("mistakes");
+  RoundLoopInputs inputs;
+  inputs.data = &data;
+  inputs.learner = learner.get();
+  inputs.oracle = oracle.get();
+  inputs.metrics = {accuracy.get(), windowed.get(), mistakes.get()};
+  inputs.trace_rounds = state.range(0) != 0;
+  for (auto _ : state) {
+    RunRecord record;
+    run_rounds(inputs, record);
+    benchmark::DoNotOptimize(record.y.data());
+  }
+  state.SetItemsProcessed(state.iterations() * data.size());
+}
+
+void register_all() {
+  for (const std::string learner : {"perceptron", "spa"})
+    for (const bool sparse : {false, true})
+      for (const std::string precision : {"float", "double"}) {
+        const std::string shape = sparse ? "sparse_d60000_nnz100_K20" : "dense_d784_K10";
+        benchmark::RegisterBenchmark(("learner/" + learner + "/" + shape + "/" + precision).c_str(), BM_Learner, learner,
+                                     sparse, precision)
+            ->Unit(benchmark::kMillisecond);
+        benchmark::RegisterBenchmark(("round_loop/" + learner + "/" + shape + "/" + precision).c_str(), BM_RoundLoop,
+                                     learner, sparse, precision)
+            ->ArgName("trace")
+            ->Arg(1)
+            ->Arg(0)
+            ->Unit(benchmark::kMillisecond);
+      }
+}
+
+}  // namespace
+}  // namespace glimpse
+
+int main(int argc, char** argv) {
+  glimpse::register_all();
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
