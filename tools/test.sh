@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# The README's second command: install, build with warnings as errors, run the whole test suite.
+# The README's second command: install, build, run the whole test suite. Under CI (CI=true) compiler
+# warnings are errors; locally they are not, so the build the quickstart made is reused as it is.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-"$root/tools/build.sh" -DGLIMPSE_WARNINGS_AS_ERRORS=ON -DBUILD_TESTING=ON
+werror=OFF
+[ "${CI:-}" = "true" ] && werror=ON
+"$root/tools/build.sh" -DGLIMPSE_WARNINGS_AS_ERRORS=$werror -DBUILD_TESTING=ON
 cd "$root/build"
 exec ctest --output-on-failure -j "$(nproc)" --timeout 900
