@@ -150,8 +150,8 @@ void register_all() {
     for (const bool sparse : {false, true})
       for (const std::string precision : {"float", "double"}) {
         const std::string shape = sparse ? "sparse_d60000_nnz100_K20" : "dense_d784_K10";
-        benchmark::RegisterBenchmark(("learner/" + learner + "/" + shape + "/" + precision).c_str(), BM_Learner, learner,
-                                     sparse, precision)
+        benchmark::RegisterBenchmark(("learner/" + learner + "/" + shape + "/" + precision).c_str(), BM_Learner,
+                                     learner, sparse, precision)
             ->Unit(benchmark::kMillisecond);
         benchmark::RegisterBenchmark(("round_loop/" + learner + "/" + shape + "/" + precision).c_str(), BM_RoundLoop,
                                      learner, sparse, precision)

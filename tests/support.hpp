@@ -2,6 +2,7 @@
 // instances from plain vectors, temporary folders, and seeds honouring GLIMPSE_SEED / GLIMPSE_REPEAT.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -10,8 +11,6 @@
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "glimpse/glimpse.hpp"
 #include "param_resolution.hpp"
@@ -58,7 +57,10 @@ std::unique_ptr<Kind> make(const std::string& name, const std::map<std::string, 
 struct DenseRow {
   std::vector<Feature> values;
   explicit DenseRow(std::vector<Feature> v) : values(std::move(v)) {}
-  Instance view() const { return {values.data(), nullptr, static_cast<std::int32_t>(values.size()), static_cast<std::int32_t>(values.size()), false}; }
+  Instance view() const {
+    return {values.data(), nullptr, static_cast<std::int32_t>(values.size()), static_cast<std::int32_t>(values.size()),
+            false};
+  }
 };
 
 struct SparseRow {

@@ -1,9 +1,8 @@
 // The smallest useful learner: predicts the label it has been told most often so far (lowest on ties).
 // A baseline any learner must beat; the template for writing your own (docs/writing-a-plugin.md).
 #include <algorithm>
-#include <vector>
-
 #include <glimpse/glimpse.hpp>
+#include <vector>
 
 namespace {
 
@@ -11,13 +10,12 @@ class Majority final : public glimpse::Learner {
  public:
   // What `glimpse describe majority` prints and what protocols are validated against.
   static glimpse::PluginSpec spec() {
-    glimpse::PluginSpec s;
-    s.name = "majority";
-    s.kind = glimpse::PluginKind::learner;
-    s.summary = "predicts the most frequent label seen so far";
-    s.params = {glimpse::ParamSpec::real("prior", "0", "pseudo-count given to every class at the start").at_least(0)};
-    s.accepts = {glimpse::FeedbackKind::label};
-    return s;
+    return {.name = "majority",
+            .kind = glimpse::PluginKind::learner,
+            .summary = "predicts the most frequent label seen so far",
+            .params =
+                {glimpse::ParamSpec::real("prior", "0", "pseudo-count given to every class at the start").at_least(0)},
+            .accepts = {glimpse::FeedbackKind::label}};
   }
 
   // Parameters arrive validated and typed.

@@ -1,11 +1,10 @@
 // The glimpse command line: run, plugins, describe, summary.
+#include <boost/program_options.hpp>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <string>
 #include <vector>
-
-#include <boost/program_options.hpp>
 
 #include "embedded_quickstart.hpp"
 #include "glimpse/error.hpp"
@@ -55,17 +54,17 @@ po::variables_map parse(const std::vector<std::string>& args, const po::options_
 }
 
 int command_run(const std::vector<std::string>& args) {
-  po::options_description options("glimpse run [PROTOCOL] [options]\n\n"
-                                  "Runs every (learner, grid point, dataset, seed) of PROTOCOL, writes the traces to\n"
-                                  "an HDF5 file and prints the summary. Rerunning resumes: finished runs are kept.\n"
-                                  "Without PROTOCOL, runs the embedded quickstart (protocols/quickstart.json).\n\nOptions");
-  options.add_options()("help,h", "show this help")
-      ("protocol", po::value<std::string>(), "protocol file (JSON)")
-      ("threads,j", po::value<int>()->default_value(0), "worker threads (0: all cores); results do not depend on it")
-      ("output,o", po::value<std::string>(), "trace file (default: the protocol's \"output\", else runs/NAME.h5)")
-      ("force", "discard earlier results in the output file and start afresh")
-      ("quiet,q", "no progress line and no summary table")
-      ("stop-after", po::value<long long>(), "stop after this many new runs, as if interrupted (for testing resume)");
+  po::options_description options(
+      "glimpse run [PROTOCOL] [options]\n\n"
+      "Runs every (learner, grid point, dataset, seed) of PROTOCOL, writes the traces to\n"
+      "an HDF5 file and prints the summary. Rerunning resumes: finished runs are kept.\n"
+      "Without PROTOCOL, runs the embedded quickstart (protocols/quickstart.json).\n\nOptions");
+  options.add_options()("help,h", "show this help")("protocol", po::value<std::string>(), "protocol file (JSON)")(
+      "threads,j", po::value<int>()->default_value(0), "worker threads (0: all cores); results do not depend on it")(
+      "output,o", po::value<std::string>(), "trace file (default: the protocol's \"output\", else runs/NAME.h5)")(
+      "force", "discard earlier results in the output file and start afresh")("quiet,q",
+                                                                              "no progress line and no summary table")(
+      "stop-after", po::value<long long>(), "stop after this many new runs, as if interrupted (for testing resume)");
   po::positional_options_description positional;
   positional.add("protocol", 1);
   const auto vm = parse(args, options, positional);
@@ -74,10 +73,10 @@ int command_run(const std::vector<std::string>& args) {
     return 0;
   }
   const auto registry = glimpse::PluginRegistry::discover();
-  glimpse::Protocol protocol =
-      vm.count("protocol")
-          ? glimpse::load_protocol_file(vm["protocol"].as<std::string>(), registry)
-          : glimpse::parse_protocol(glimpse::cli::embedded_quickstart_json, "<embedded quickstart>", fs::current_path(), registry);
+  glimpse::Protocol protocol = vm.count("protocol")
+                                   ? glimpse::load_protocol_file(vm["protocol"].as<std::string>(), registry)
+                                   : glimpse::parse_protocol(glimpse::cli::embedded_quickstart_json,
+                                                             "<embedded quickstart>", fs::current_path(), registry);
 
   glimpse::SweepOptions sweep;
   sweep.threads = vm["threads"].as<int>();
@@ -108,7 +107,8 @@ int command_run(const std::vector<std::string>& args) {
 }
 
 int command_plugins(const std::vector<std::string>& args) {
-  po::options_description options("glimpse plugins: lists loadable plugins and any library that was refused\n\nOptions");
+  po::options_description options(
+      "glimpse plugins: lists loadable plugins and any library that was refused\n\nOptions");
   options.add_options()("help,h", "show this help");
   const auto vm = parse(args, options, {});
   if (vm.count("help")) {
@@ -118,7 +118,8 @@ int command_plugins(const std::vector<std::string>& args) {
   const auto registry = glimpse::PluginRegistry::discover();
   glimpse::TextTable table({"kind", "name", "version", "summary"});
   for (const auto* p : registry.plugins())
-    table.add_row({std::string(glimpse::plugin_kind_name(p->spec->kind)), p->spec->name, p->spec->version, p->spec->summary});
+    table.add_row(
+        {std::string(glimpse::plugin_kind_name(p->spec->kind)), p->spec->name, p->spec->version, p->spec->summary});
   table.print(std::cout);
   std::cout << "\nsearched: ";
   for (const auto& dir : glimpse::PluginRegistry::default_search_path()) std::cout << dir.string() << "  ";
@@ -169,8 +170,9 @@ int command_describe(const std::vector<std::string>& args) {
 }
 
 int command_summary(const std::vector<std::string>& args) {
-  po::options_description options("glimpse summary FILE: per dataset and learner, the grid point chosen by the\n"
-                                  "protocol's selection rule and the mean (std) over seeds of every final metric\n\nOptions");
+  po::options_description options(
+      "glimpse summary FILE: per dataset and learner, the grid point chosen by the\n"
+      "protocol's selection rule and the mean (std) over seeds of every final metric\n\nOptions");
   options.add_options()("help,h", "show this help")("file", po::value<std::string>(), "trace file (.h5)");
   po::positional_options_description positional;
   positional.add("file", 1);

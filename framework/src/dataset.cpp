@@ -50,8 +50,8 @@ void Dataset::validate(const std::string& where) const {
   if (dim_ <= 0) throw Error(where, "the dataset has no features");
   if (num_classes_ < 2) throw Error(where, "expected at least 2 classes, got " + std::to_string(num_classes_));
   if (static_cast<std::int32_t>(class_names.size()) != num_classes_)
-    throw Error(where, "expected " + std::to_string(num_classes_) + " class names, got " +
-                           std::to_string(class_names.size()));
+    throw Error(where,
+                "expected " + std::to_string(num_classes_) + " class names, got " + std::to_string(class_names.size()));
   for (std::int64_t i = 0; i < size(); ++i) {
     const auto y = labels_[i];
     if (y < 0 || y >= num_classes_)
@@ -73,8 +73,7 @@ void Dataset::validate(const std::string& where) const {
       }
     }
   }
-  if (!class_probabilities.empty() &&
-      static_cast<std::int64_t>(class_probabilities.size()) != size() * num_classes_)
+  if (!class_probabilities.empty() && static_cast<std::int64_t>(class_probabilities.size()) != size() * num_classes_)
     throw Error(where, "class probabilities must hold n*K values");
 }
 

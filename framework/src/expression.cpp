@@ -23,8 +23,8 @@ class Parser {
 
  private:
   [[noreturn]] void fail(const std::string& expected) const {
-    throw Error("in expression '" + std::string(text_) + "' at position " + std::to_string(pos_ + 1) +
-                ": expected " + expected);
+    throw Error("in expression '" + std::string(text_) + "' at position " + std::to_string(pos_ + 1) + ": expected " +
+                expected);
   }
   void skip_space() {
     while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
@@ -41,17 +41,23 @@ class Parser {
   double expression() {
     double value = term();
     for (;;) {
-      if (accept('+')) value += term();
-      else if (accept('-')) value -= term();
-      else return value;
+      if (accept('+'))
+        value += term();
+      else if (accept('-'))
+        value -= term();
+      else
+        return value;
     }
   }
   double term() {
     double value = unary();
     for (;;) {
-      if (accept('*')) value *= unary();
-      else if (accept('/')) value /= unary();
-      else return value;
+      if (accept('*'))
+        value *= unary();
+      else if (accept('/'))
+        value /= unary();
+      else
+        return value;
     }
   }
   double unary() {

@@ -38,16 +38,40 @@ void check_status(herr_t status, const std::string& what) {
 
 template <class T>
 hid_t native_type();
-template <> hid_t native_type<std::int32_t>() { return H5T_NATIVE_INT32; }
-template <> hid_t native_type<std::int64_t>() { return H5T_NATIVE_INT64; }
-template <> hid_t native_type<std::uint8_t>() { return H5T_NATIVE_UINT8; }
-template <> hid_t native_type<double>() { return H5T_NATIVE_DOUBLE; }
+template <>
+hid_t native_type<std::int32_t>() {
+  return H5T_NATIVE_INT32;
+}
+template <>
+hid_t native_type<std::int64_t>() {
+  return H5T_NATIVE_INT64;
+}
+template <>
+hid_t native_type<std::uint8_t>() {
+  return H5T_NATIVE_UINT8;
+}
+template <>
+hid_t native_type<double>() {
+  return H5T_NATIVE_DOUBLE;
+}
 template <class T>
 hid_t file_type();
-template <> hid_t file_type<std::int32_t>() { return H5T_STD_I32LE; }
-template <> hid_t file_type<std::int64_t>() { return H5T_STD_I64LE; }
-template <> hid_t file_type<std::uint8_t>() { return H5T_STD_U8LE; }
-template <> hid_t file_type<double>() { return H5T_IEEE_F64LE; }
+template <>
+hid_t file_type<std::int32_t>() {
+  return H5T_STD_I32LE;
+}
+template <>
+hid_t file_type<std::int64_t>() {
+  return H5T_STD_I64LE;
+}
+template <>
+hid_t file_type<std::uint8_t>() {
+  return H5T_STD_U8LE;
+}
+template <>
+hid_t file_type<double>() {
+  return H5T_IEEE_F64LE;
+}
 
 Handle string_type() {
   Handle type(check(H5Tcopy(H5T_C_S1), "copying the string type"));
@@ -71,22 +95,37 @@ Handle open_attribute_for_write(const Handle& object, const std::string& name, h
 void Handle::close() noexcept {
   if (id_ < 0) return;
   switch (H5Iget_type(id_)) {
-    case H5I_FILE: H5Fclose(id_); break;
-    case H5I_GROUP: H5Gclose(id_); break;
-    case H5I_DATASET: H5Dclose(id_); break;
-    case H5I_DATASPACE: H5Sclose(id_); break;
-    case H5I_DATATYPE: H5Tclose(id_); break;
-    case H5I_ATTR: H5Aclose(id_); break;
-    case H5I_GENPROP_LST: H5Pclose(id_); break;
-    default: break;
+    case H5I_FILE:
+      H5Fclose(id_);
+      break;
+    case H5I_GROUP:
+      H5Gclose(id_);
+      break;
+    case H5I_DATASET:
+      H5Dclose(id_);
+      break;
+    case H5I_DATASPACE:
+      H5Sclose(id_);
+      break;
+    case H5I_DATATYPE:
+      H5Tclose(id_);
+      break;
+    case H5I_ATTR:
+      H5Aclose(id_);
+      break;
+    case H5I_GENPROP_LST:
+      H5Pclose(id_);
+      break;
+    default:
+      break;
   }
   id_ = H5I_INVALID_HID;
 }
 
 Handle create_file(const std::filesystem::path& path) {
   quiet();
-  return Handle(check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
-                      "cannot create '" + path.string() + "'"));
+  return Handle(
+      check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), "cannot create '" + path.string() + "'"));
 }
 
 Handle open_file(const std::filesystem::path& path, bool writable) {
@@ -152,9 +191,7 @@ void write_attribute(const Handle& object, const std::string& name, double value
   check_status(H5Awrite(attribute.id(), H5T_NATIVE_DOUBLE, &value), "writing attribute '" + name + "'");
 }
 
-bool has_attribute(const Handle& object, const std::string& name) {
-  return H5Aexists(object.id(), name.c_str()) > 0;
-}
+bool has_attribute(const Handle& object, const std::string& name) { return H5Aexists(object.id(), name.c_str()) > 0; }
 
 std::string read_string_attribute(const Handle& object, const std::string& name) {
   const Handle attribute(check(H5Aopen(object.id(), name.c_str(), H5P_DEFAULT), "opening attribute '" + name + "'"));
@@ -202,9 +239,9 @@ void write_vector(const Handle& parent, const std::string& name, std::span<const
     check_status(H5Pset_shuffle(properties.id()), "enabling shuffle");
     check_status(H5Pset_deflate(properties.id(), 4), "enabling deflate");
   }
-  const Handle dataset(check(H5Dcreate2(parent.id(), name.c_str(), file_type<T>(), space.id(), H5P_DEFAULT,
-                                        properties.id(), H5P_DEFAULT),
-                             "creating dataset '" + name + "'"));
+  const Handle dataset(check(
+      H5Dcreate2(parent.id(), name.c_str(), file_type<T>(), space.id(), H5P_DEFAULT, properties.id(), H5P_DEFAULT),
+      "creating dataset '" + name + "'"));
   if (size > 0)
     check_status(H5Dwrite(dataset.id(), native_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
                  "writing dataset '" + name + "'");
@@ -236,9 +273,9 @@ template std::vector<double> read_vector<double>(const Handle&, const std::strin
 void write_text(const Handle& parent, const std::string& name, const std::string& text) {
   const Handle type = string_type();
   const Handle space = scalar_space();
-  const Handle dataset(check(H5Dcreate2(parent.id(), name.c_str(), type.id(), space.id(), H5P_DEFAULT, H5P_DEFAULT,
-                                        H5P_DEFAULT),
-                             "creating dataset '" + name + "'"));
+  const Handle dataset(
+      check(H5Dcreate2(parent.id(), name.c_str(), type.id(), space.id(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+            "creating dataset '" + name + "'"));
   const char* data = text.c_str();
   check_status(H5Dwrite(dataset.id(), type.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, &data), "writing '" + name + "'");
 }
@@ -289,9 +326,9 @@ void write_table(const Handle& parent, const std::string& name, const std::vecto
   }
   const hsize_t size = rows;
   const Handle space(check(H5Screate_simple(1, &size, nullptr), "creating a dataspace"));
-  const Handle dataset(check(H5Dcreate2(parent.id(), name.c_str(), memory_type.id(), space.id(), H5P_DEFAULT,
-                                        H5P_DEFAULT, H5P_DEFAULT),
-                             "creating table '" + name + "'"));
+  const Handle dataset(
+      check(H5Dcreate2(parent.id(), name.c_str(), memory_type.id(), space.id(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+            "creating table '" + name + "'"));
   if (rows > 0)
     check_status(H5Dwrite(dataset.id(), memory_type.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()),
                  "writing table '" + name + "'");

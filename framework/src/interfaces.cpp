@@ -7,24 +7,36 @@ PluginObject::~PluginObject() = default;
 
 std::string_view plugin_kind_name(PluginKind kind) noexcept {
   switch (kind) {
-    case PluginKind::learner: return "learner";
-    case PluginKind::oracle: return "oracle";
-    case PluginKind::query_rule: return "query_rule";
-    case PluginKind::metric: return "metric";
-    case PluginKind::data_source: return "data_source";
-    case PluginKind::transform: return "transform";
+    case PluginKind::learner:
+      return "learner";
+    case PluginKind::oracle:
+      return "oracle";
+    case PluginKind::query_rule:
+      return "query_rule";
+    case PluginKind::metric:
+      return "metric";
+    case PluginKind::data_source:
+      return "data_source";
+    case PluginKind::transform:
+      return "transform";
   }
   return "unknown";
 }
 
 std::string_view feedback_kind_name(FeedbackKind kind) noexcept {
   switch (kind) {
-    case FeedbackKind::none: return "none";
-    case FeedbackKind::label: return "label";
-    case FeedbackKind::correctness: return "correctness";
-    case FeedbackKind::complementary: return "complementary";
-    case FeedbackKind::candidate_set: return "candidate_set";
-    case FeedbackKind::noisy_label: return "noisy_label";
+    case FeedbackKind::none:
+      return "none";
+    case FeedbackKind::label:
+      return "label";
+    case FeedbackKind::correctness:
+      return "correctness";
+    case FeedbackKind::complementary:
+      return "complementary";
+    case FeedbackKind::candidate_set:
+      return "candidate_set";
+    case FeedbackKind::noisy_label:
+      return "noisy_label";
   }
   return "unknown";
 }

@@ -1,6 +1,9 @@
 // The orchestrator and the round loop.
 #include "orchestrator.hpp"
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -8,10 +11,6 @@
 #include <mutex>
 #include <numeric>
 #include <thread>
-
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
 
 #include "glimpse/error.hpp"
 #include "glimpse/interfaces.hpp"
@@ -30,7 +29,8 @@ std::unique_ptr<Kind> create_as(const PluginUse& use, const ParamValues& params)
   auto* typed = dynamic_cast<Kind*>(object.get());
   if (!typed)
     throw Error(use.where, "plugin '" + use.name() + "' (" + use.plugin->file.string() +
-                               ") created an object that is not a " + std::string(plugin_kind_name(use.plugin->spec->kind)));
+                               ") created an object that is not a " +
+                               std::string(plugin_kind_name(use.plugin->spec->kind)));
   object.release();
   return std::unique_ptr<Kind>(typed);
 }
@@ -48,7 +48,8 @@ struct DatasetPlan {
 // dataset) only, so runs sharing them are paired; the learner's own stream adds learner and parameters.
 struct StreamKeys {
   std::uint64_t order, oracle, query, learner;
-  StreamKeys(std::uint64_t seed, const std::string& dataset, const std::string& learner_name, const std::string& params) {
+  StreamKeys(std::uint64_t seed, const std::string& dataset, const std::string& learner_name,
+             const std::string& params) {
     const std::uint64_t data = derive_key(derive_key(mix64(seed), hash_name("glimpse.dataset")), hash_name(dataset));
     order = derive_key(data, hash_name("order"));
     oracle = derive_key(data, hash_name("oracle"));
@@ -86,7 +87,8 @@ class Progress {
       const double rate = static_cast<double>(rounds_done.load()) / std::max(elapsed, 1e-9);
       const double eta = done > 0 ? elapsed * static_cast<double>(total_ - done) / static_cast<double>(done) : 0.0;
       std::fprintf(stderr, "\r\033[Kruns %lld/%lld | %.3g rounds/s | ETA %s", static_cast<long long>(done),
-                   static_cast<long long>(total_), rate, done > 0 ? (std::to_string(static_cast<long long>(eta)) + "s").c_str() : "?");
+                   static_cast<long long>(total_), rate,
+                   done > 0 ? (std::to_string(static_cast<long long>(eta)) + "s").c_str() : "?");
       std::fflush(stderr);
     }
   }
@@ -134,7 +136,8 @@ bool run_rounds(const RoundLoopInputs& in, RunRecord& record) {
       if (position + 1 < order.size()) data.row(order[position + 1]).prefetch();
       RoundTruth truth{t, data.label(row), {}};
       if (has_probabilities)
-        truth.class_probabilities = {data.class_probabilities.data() + row * shape.K, static_cast<std::size_t>(shape.K)};
+        truth.class_probabilities = {data.class_probabilities.data() + row * shape.K,
+                                     static_cast<std::size_t>(shape.K)};
 
       in.learner->predict(x, prediction);
       if (prediction.predicted < 0 || prediction.predicted >= shape.K || prediction.proposed < 0 ||
@@ -276,7 +279,8 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
     try {
       if (!run_rounds(inputs, record)) return false;  // abandoned: not written, rerun redoes it
     } catch (const Error& e) {
-      throw Error("run " + run.id + " (learner '" + learner_use.name() + "', dataset '" + dataset_use.name + "')", e.what());
+      throw Error("run " + run.id + " (learner '" + learner_use.name() + "', dataset '" + dataset_use.name + "')",
+                  e.what());
     }
     record.seconds = std::chrono::duration<double>(Clock::now() - run_start).count();
 
@@ -295,9 +299,11 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
     for (std::size_t m = 0; m < metrics.size(); ++m) {
       MetricResults out;
       metrics[m]->report(out);
-      for (auto& s : out.scalars) record.scalars.emplace_back(metric_output_name(protocol.metrics[m], s.suffix), s.value);
+      for (auto& s : out.scalars)
+        record.scalars.emplace_back(metric_output_name(protocol.metrics[m], s.suffix), s.value);
       for (auto& c : out.curves)
-        record.curves.push_back({metric_output_name(protocol.metrics[m], c.suffix), std::move(c.rounds), std::move(c.values)});
+        record.curves.push_back(
+            {metric_output_name(protocol.metrics[m], c.suffix), std::move(c.rounds), std::move(c.values)});
     }
     store.write(record);
     return true;

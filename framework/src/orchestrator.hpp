@@ -3,9 +3,9 @@
 #pragma once
 
 #include <atomic>
-#include <functional>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,12 +19,12 @@
 namespace glimpse {
 
 struct SweepOptions {
-  int threads = 0;                              // 0: all cores
-  bool force = false;                           // discard earlier results of this output
-  bool progress = true;                         // progress line on stderr (only when it is a terminal)
-  std::optional<std::filesystem::path> output;  // overrides the protocol's "output"
-  std::int64_t stop_after = -1;                 // stop (as if interrupted) after this many new runs
-  const std::atomic<bool>* interrupt = nullptr; // set by a signal handler: finish in-flight runs and stop
+  int threads = 0;                               // 0: all cores
+  bool force = false;                            // discard earlier results of this output
+  bool progress = true;                          // progress line on stderr (only when it is a terminal)
+  std::optional<std::filesystem::path> output;   // overrides the protocol's "output"
+  std::int64_t stop_after = -1;                  // stop (as if interrupted) after this many new runs
+  const std::atomic<bool>* interrupt = nullptr;  // set by a signal handler: finish in-flight runs and stop
 };
 
 struct SweepResult {
@@ -42,9 +42,9 @@ struct RoundLoopInputs {
   const Dataset* data = nullptr;
   Learner* learner = nullptr;
   FeedbackOracle* oracle = nullptr;
-  QueryRule* query_rule = nullptr;                 // null: every round is queried
+  QueryRule* query_rule = nullptr;  // null: every round is queried
   std::vector<Metric*> metrics;
-  std::uint64_t learner_seed = 0;                  // keys of the run's random streams
+  std::uint64_t learner_seed = 0;  // keys of the run's random streams
   std::uint64_t order_key = 0, oracle_key = 0, query_key = 0;
   std::int64_t passes = 1;
   bool shuffle = true;

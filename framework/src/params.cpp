@@ -1,4 +1,6 @@
 // Parameter declarations, resolved values and their validation.
+#include "glimpse/params.hpp"
+
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -6,7 +8,6 @@
 
 #include "expression.hpp"
 #include "glimpse/error.hpp"
-#include "glimpse/params.hpp"
 #include "param_resolution.hpp"
 
 namespace glimpse {
@@ -22,8 +23,8 @@ ParamSpec ParamSpec::boolean(std::string name, bool default_value, std::string d
 }
 ParamSpec ParamSpec::choice(std::string name, std::string default_value, std::vector<std::string> choices,
                             std::string doc) {
-  return {std::move(name), ParamType::choice, std::move(default_value), false, {}, {}, std::move(choices),
-          std::move(doc)};
+  return {std::move(name),    ParamType::choice, std::move(default_value), false, {}, {},
+          std::move(choices), std::move(doc)};
 }
 ParamSpec ParamSpec::text(std::string name, std::string default_value, std::string doc) {
   return {std::move(name), ParamType::text, std::move(default_value), false, {}, {}, {}, std::move(doc)};
@@ -45,26 +46,34 @@ std::string format_number(double v) {
 
 std::string ParamSpec::type_name() const {
   switch (type) {
-    case ParamType::real: return "real";
-    case ParamType::integer: return "integer";
-    case ParamType::boolean: return "boolean";
-    case ParamType::choice: return "choice";
-    case ParamType::text: return "text";
+    case ParamType::real:
+      return "real";
+    case ParamType::integer:
+      return "integer";
+    case ParamType::boolean:
+      return "boolean";
+    case ParamType::choice:
+      return "choice";
+    case ParamType::text:
+      return "text";
   }
   return "unknown";
 }
 
 std::string ParamSpec::expectation() const {
   switch (type) {
-    case ParamType::boolean: return "true or false";
-    case ParamType::text: return "a string";
+    case ParamType::boolean:
+      return "true or false";
+    case ParamType::text:
+      return "a string";
     case ParamType::choice: {
       std::string list;
       for (const auto& c : choices) list += (list.empty() ? "" : ", ") + c;
       return "one of " + list;
     }
     case ParamType::real:
-    case ParamType::integer: break;
+    case ParamType::integer:
+      break;
   }
   const std::string noun = type == ParamType::integer ? "an integer" : "a number";
   if (lower && upper)
@@ -130,10 +139,14 @@ std::string param_value_json(const ParamValue& value) {
   return std::visit(
       [](const auto& v) -> std::string {
         using V = std::decay_t<decltype(v)>;
-        if constexpr (std::is_same_v<V, double>) return format_number(v);
-        else if constexpr (std::is_same_v<V, std::int64_t>) return std::to_string(v);
-        else if constexpr (std::is_same_v<V, bool>) return v ? "true" : "false";
-        else return json_string(v);
+        if constexpr (std::is_same_v<V, double>)
+          return format_number(v);
+        else if constexpr (std::is_same_v<V, std::int64_t>)
+          return std::to_string(v);
+        else if constexpr (std::is_same_v<V, bool>)
+          return v ? "true" : "false";
+        else
+          return json_string(v);
       },
       value);
 }
@@ -166,7 +179,8 @@ std::optional<ParamValue> resolve_param(const ParamSpec& spec, const std::string
     return Error("expected " + spec.expectation() + ", got " + quote_unless_number(raw) + extra);
   };
   switch (spec.type) {
-    case ParamType::text: return ParamValue{raw};
+    case ParamType::text:
+      return ParamValue{raw};
     case ParamType::boolean:
       if (raw == "true") return ParamValue{true};
       if (raw == "false") return ParamValue{false};
@@ -176,7 +190,8 @@ std::optional<ParamValue> resolve_param(const ParamSpec& spec, const std::string
         if (c == raw) return ParamValue{raw};
       throw refuse();
     case ParamType::real:
-    case ParamType::integer: break;
+    case ParamType::integer:
+      break;
   }
   ExpressionValue e;
   try {
@@ -191,7 +206,8 @@ std::optional<ParamValue> resolve_param(const ParamSpec& spec, const std::string
            ", n=" + std::to_string(shape->n);
   if (!std::isfinite(e.value)) throw refuse(from.empty() ? " (not a finite number)" : from);
   if (spec.type == ParamType::integer) {
-    if (e.value != std::floor(e.value) || std::abs(e.value) > 9.0e15) throw refuse(from.empty() ? " (not an integer)" : from);
+    if (e.value != std::floor(e.value) || std::abs(e.value) > 9.0e15)
+      throw refuse(from.empty() ? " (not an integer)" : from);
     if (!within(spec, e.value)) throw refuse(from);
     return ParamValue{static_cast<std::int64_t>(e.value)};
   }

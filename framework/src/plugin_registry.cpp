@@ -5,14 +5,13 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <boost/dll/runtime_symbol_info.hpp>
+#include <boost/dll/shared_library.hpp>
 #include <cstdlib>
 #include <deque>
 #include <mutex>
 #include <regex>
 #include <set>
-
-#include <boost/dll/runtime_symbol_info.hpp>
-#include <boost/dll/shared_library.hpp>
 
 #include "glimpse/error.hpp"
 #include "param_resolution.hpp"
@@ -45,8 +44,7 @@ std::string why_not_loadable(const fs::path& file) {
 
 void check_spec(const PluginSpec& spec) {
   static const std::regex name_pattern("[a-z][a-z0-9_]*");
-  if (!std::regex_match(spec.name, name_pattern))
-    throw Error("its name '" + spec.name + "' is not lower_snake_case");
+  if (!std::regex_match(spec.name, name_pattern)) throw Error("its name '" + spec.name + "' is not lower_snake_case");
   if (spec.kind == PluginKind::learner && spec.accepts.empty())
     throw Error("learner '" + spec.name + "' declares no feedback kind it accepts");
   if (spec.kind == PluginKind::oracle && spec.produces == FeedbackKind::none)
@@ -176,9 +174,10 @@ const LoadedPlugin& PluginRegistry::get(std::string_view name, PluginKind kind, 
     return std::string(std::string_view("aeiou").find(noun.front()) != std::string_view::npos ? "an " : "a ") +
            std::string(noun);
   };
-  std::string message = plugin ? "'" + std::string(name) + "' is " + with_article(plugin_kind_name(plugin->spec->kind)) +
-                                     ", expected " + with_article(kind_name)
-                               : "unknown " + kind_name + " '" + std::string(name) + "'";
+  std::string message = plugin
+                            ? "'" + std::string(name) + "' is " + with_article(plugin_kind_name(plugin->spec->kind)) +
+                                  ", expected " + with_article(kind_name)
+                            : "unknown " + kind_name + " '" + std::string(name) + "'";
   message += "; available: " + (valid.empty() ? std::string("none") : valid);
   for (const auto& problem : problems_) message += "\n  (not loaded: " + problem + ")";
   throw Error(where, message);

@@ -2,12 +2,11 @@
 #include "protocol.hpp"
 
 #include <algorithm>
+#include <boost/property_tree/json_parser.hpp>
+#include <boost/property_tree/ptree.hpp>
 #include <fstream>
 #include <set>
 #include <sstream>
-
-#include <boost/property_tree/json_parser.hpp>
-#include <boost/property_tree/ptree.hpp>
 
 #include "glimpse/error.hpp"
 #include "glimpse/random.hpp"
@@ -81,8 +80,8 @@ class Reader {
         }
       std::vector<std::string> names;
       for (const auto& p : spec.params) names.push_back(p.name);
-      fail(param_path, "unknown parameter '" + param + "' of " + kind_name + " '" + name + "'; declared: " +
-                           (names.empty() ? std::string("none") : join(names)));
+      fail(param_path, "unknown parameter '" + param + "' of " + kind_name + " '" + name +
+                           "'; declared: " + (names.empty() ? std::string("none") : join(names)));
     };
     const auto check_literal = [&](const ParamSpec& p, const std::string& text, const std::string& where) {
       try {
@@ -120,14 +119,14 @@ class Reader {
     }
     for (const auto& p : spec.params)
       if (p.required && !seen.count(p.name))
-        fail(path + ".params", "missing required parameter '" + p.name + "' of " + kind_name + " '" + name +
-                                   "' (" + p.doc + ")");
+        fail(path + ".params",
+             "missing required parameter '" + p.name + "' of " + kind_name + " '" + name + "' (" + p.doc + ")");
     if (const pt::ptree* as = child(node, "as")) use.output_name = value(*as, path + ".as", "a name");
     return use;
   }
 
   std::vector<std::pair<std::string, const pt::ptree*>> list(const pt::ptree& root, const std::string& key,
-                                                               bool required) const {
+                                                             bool required) const {
     std::vector<std::pair<std::string, const pt::ptree*>> items;
     const pt::ptree* node = child(root, key);
     if (!node) {
@@ -155,7 +154,8 @@ std::int64_t parse_integer(const Reader& r, const pt::ptree& node, const std::st
     used = 0;
   }
   if (used != text.size() || v < min)
-    r.fail(path, "expected an integer >= " + std::to_string(min) + ", got " + (text.empty() ? "nothing" : "'" + text + "'"));
+    r.fail(path,
+           "expected an integer >= " + std::to_string(min) + ", got " + (text.empty() ? "nothing" : "'" + text + "'"));
   return v;
 }
 
@@ -192,7 +192,8 @@ ParamValues PluginUse::resolve(std::int64_t point, const ProblemShape* shape) co
     } else if (!spec.required) {
       value = resolve_default(spec, shape);
     }
-    if (!value) throw Error(where, "parameter '" + spec.name + "' needs the data's shape (K, d, n), which is not known here");
+    if (!value)
+      throw Error(where, "parameter '" + spec.name + "' needs the data's shape (K, d, n), which is not known here");
     values.set(spec.name, std::move(*value));
   }
   return values;
@@ -209,8 +210,9 @@ Protocol parse_protocol(const std::string& text, const std::string& file, const 
   }
   Reader r(file, registry);
   if (!is_object(root)) r.fail("", "expected a JSON object at the top level");
-  r.only_keys(root, "", {"name", "description", "kind", "datasets", "oracle", "query_rule", "learners", "metrics",
-                         "seeds", "passes", "order", "selection", "trace", "output"});
+  r.only_keys(root, "",
+              {"name", "description", "kind", "datasets", "oracle", "query_rule", "learners", "metrics", "seeds",
+               "passes", "order", "selection", "trace", "output"});
 
   Protocol protocol;
   protocol.file = file;
@@ -227,13 +229,15 @@ Protocol parse_protocol(const std::string& text, const std::string& file, const 
   for (const auto& [path, node] : r.list(root, "datasets", true)) {
     DatasetUse data;
     data.where = r.at(path);
-    data.source = r.plugin_use(*node, path, PluginKind::data_source, "source", {"name", "source", "params", "transforms"});
+    data.source =
+        r.plugin_use(*node, path, PluginKind::data_source, "source", {"name", "source", "params", "transforms"});
     data.name = data.source.name();
     if (const auto* n = r.child(*node, "name")) data.name = r.value(*n, path + ".name", "a dataset name");
     if (!dataset_names.insert(data.name).second)
       r.fail(path + ".name", "dataset name '" + data.name + "' is used twice; give each a distinct \"name\"");
     for (const auto& [t_path, t_node] : r.list(*node, "transforms", false))
-      data.transforms.push_back(r.plugin_use(*t_node, path + "." + t_path, PluginKind::transform, "name", {"name", "params"}));
+      data.transforms.push_back(
+          r.plugin_use(*t_node, path + "." + t_path, PluginKind::transform, "name", {"name", "params"}));
     protocol.datasets.push_back(std::move(data));
   }
 

@@ -24,11 +24,11 @@ struct RawParam {
 // One plugin named in a protocol: which, where, and its parameter text (not yet resolved).
 struct PluginUse {
   const LoadedPlugin* plugin = nullptr;
-  std::string where;                  // "file.json: learners[1]"
-  std::vector<RawParam> params;       // fixed values
+  std::string where;             // "file.json: learners[1]"
+  std::vector<RawParam> params;  // fixed values
   // Learners only: parameter name -> one entry per grid value, in file order.
   std::vector<std::pair<std::string, std::vector<RawParam>>> grid;
-  std::string output_name;            // metrics: "as", defaulting to the plugin name
+  std::string output_name;  // metrics: "as", defaulting to the plugin name
 
   const std::string& name() const { return plugin->spec->name; }
   std::int64_t grid_size() const;
@@ -50,11 +50,11 @@ struct SelectionRule {
 };
 
 struct Protocol {
-  std::string file;                 // as named to the user
-  std::filesystem::path base_dir;   // relative paths inside resolve against this
-  std::string text;                 // the file's text, stored in traces
-  std::string canonical;            // normalised JSON without the output name
-  std::uint64_t hash = 0;           // of `canonical`: a trace file belongs to exactly one protocol
+  std::string file;                // as named to the user
+  std::filesystem::path base_dir;  // relative paths inside resolve against this
+  std::string text;                // the file's text, stored in traces
+  std::string canonical;           // normalised JSON without the output name
+  std::uint64_t hash = 0;          // of `canonical`: a trace file belongs to exactly one protocol
   std::string name;
   std::string kind = "online";
   std::vector<DatasetUse> datasets;
@@ -64,8 +64,8 @@ struct Protocol {
   std::vector<PluginUse> metrics;
   std::vector<std::uint64_t> seeds;
   std::int64_t passes = 1;
-  bool shuffle = true;              // "order": "shuffle" (default) or "file"
-  bool trace_rounds = true;         // "trace": "rounds" (default) or "curves"
+  bool shuffle = true;       // "order": "shuffle" (default) or "file"
+  bool trace_rounds = true;  // "trace": "rounds" (default) or "curves"
   SelectionRule selection;
   std::string output;
 };
@@ -80,12 +80,12 @@ Protocol load_protocol_file(const std::filesystem::path& path, const PluginRegis
 // One run: learner x grid point x dataset x seed.
 struct RunSpec {
   std::int64_t index = 0;
-  std::string id;                   // zero-padded index, the run's group name in the trace
+  std::string id;  // zero-padded index, the run's group name in the trace
   std::int32_t dataset = 0;
   std::int32_t learner = 0;
   std::int64_t grid_point = 0;
   std::uint64_t seed = 0;
-  ParamValues learner_params;       // resolved for the dataset's shape
+  ParamValues learner_params;  // resolved for the dataset's shape
 };
 
 // Every run in a stable order (dataset, learner, grid point, seed), with parameters resolved for each

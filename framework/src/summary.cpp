@@ -133,7 +133,8 @@ void print_summary(const std::filesystem::path& path, std::ostream& out) {
   if (!std::filesystem::exists(path)) throw Error(path.string(), "no such file");
   if (!h5::is_hdf5(path)) throw Error(path.string(), "not an HDF5 file");
   const h5::Handle file = h5::open_file(path, false);
-  if (!h5::has_attribute(file, "schema_version")) throw Error(path.string(), "not a glimpse trace file (no schema_version)");
+  if (!h5::has_attribute(file, "schema_version"))
+    throw Error(path.string(), "not a glimpse trace file (no schema_version)");
   const std::string metric = h5::read_string_attribute(file, "selection_metric");
   const bool maximize = h5::read_string_attribute(file, "selection_goal") == "max";
   const auto runs = read_run_summaries(file);
@@ -161,8 +162,10 @@ void print_summary(const std::filesystem::path& path, std::ostream& out) {
       const double m = row.means[i], s = row.stds[i];
       // Fractions in [0, 1] read best as percentages, as the papers print them.
       const bool fraction = n.find("accuracy") != std::string::npos || n.find("rate") != std::string::npos;
-      if (fraction) std::snprintf(buffer, sizeof buffer, "%.1f%% (%.1f)", 100 * m, 100 * s);
-      else std::snprintf(buffer, sizeof buffer, "%.4g (%.3g)", m, s);
+      if (fraction)
+        std::snprintf(buffer, sizeof buffer, "%.1f%% (%.1f)", 100 * m, 100 * s);
+      else
+        std::snprintf(buffer, sizeof buffer, "%.4g (%.3g)", m, s);
       cells.emplace_back(buffer);
     }
     table.add_row(std::move(cells));

@@ -88,10 +88,12 @@ TraceStore::TraceStore(fs::path output, const Protocol& protocol, bool force)
     fs::remove_all(parts_folder());
   }
   if (output_.has_parent_path()) fs::create_directories(output_.parent_path());
-  const std::string mismatch = "was written by a different protocol (or a different version of it); pass --force "
-                               "to start afresh, or choose another --output";
+  const std::string mismatch =
+      "was written by a different protocol (or a different version of it); pass --force "
+      "to start afresh, or choose another --output";
   if (fs::exists(output_)) {
-    if (!h5::is_hdf5(output_)) throw Error(output_.string(), "exists but is not an HDF5 file; remove it or pass --force");
+    if (!h5::is_hdf5(output_))
+      throw Error(output_.string(), "exists but is not an HDF5 file; remove it or pass --force");
     const h5::Handle file = h5::open_file(output_, false);
     if (!h5::has_attribute(file, "protocol_hash") || h5::read_string_attribute(file, "protocol_hash") != expected_hash)
       throw Error(output_.string(), mismatch);
@@ -107,14 +109,17 @@ TraceStore::TraceStore(fs::path output, const Protocol& protocol, bool force)
     if (name.front() != '.' && path.extension() == ".h5" && h5::is_hdf5(path)) {
       try {
         const h5::Handle file = h5::open_file(path, false);
-        if (h5::read_string_attribute(file, "protocol_hash") != expected_hash) throw Error(parts_folder().string(), mismatch);
+        if (h5::read_string_attribute(file, "protocol_hash") != expected_hash)
+          throw Error(parts_folder().string(), mismatch);
         keep = run_is_complete(file, path.stem().string());
       } catch (const Error& e) {
         if (std::string(e.what()).find(mismatch) != std::string::npos) throw;
       }
     }
-    if (keep) completed_.insert(path.stem().string());
-    else fs::remove(path);  // an unfinished write from an interrupted sweep
+    if (keep)
+      completed_.insert(path.stem().string());
+    else
+      fs::remove(path);  // an unfinished write from an interrupted sweep
   }
 }
 
@@ -144,7 +149,8 @@ void TraceStore::finalize(std::int64_t total_runs) {
   }
   for (const auto& item : fs::directory_iterator(parts_folder())) {
     const fs::path path = item.path();
-    if (path.extension() == ".h5" && path.filename().string().front() != '.') sources.emplace(path.stem().string(), path);
+    if (path.extension() == ".h5" && path.filename().string().front() != '.')
+      sources.emplace(path.stem().string(), path);
   }
   {
     const h5::Handle file = h5::create_file(temporary);

@@ -34,4 +34,21 @@ for id in $(seq -f "%06g" 0 23); do
     h5diff reference.h5 killed.h5 "/runs/$id/$part" "/runs/$id/$part" > /dev/null || { echo "FAILED: run $id $part differs"; exit 1; }
   done
 done
+
+# Ctrl-C (SIGINT): runs in flight are dropped, finished ones assembled into the output at once, exit 130.
+wait_for_parts() {
+  for _ in $(seq 1 400); do
+    [ "$(ls "$1" 2> /dev/null | grep -c '^[0-9].*\.h5$' || true)" -ge 2 ] && return 0
+    sleep 0.01
+  done
+}
+"$GLIMPSE" run sweep.json -o interrupted.h5 --quiet -j 2 2> /dev/null &
+pid=$!
+wait_for_parts interrupted.h5.parts
+kill -INT "$pid"
+set +e; wait "$pid"; status=$?; set -e
+[ "$status" = 130 ] || { echo "FAILED: SIGINT exit status $status, expected 130"; exit 1; }
+[ -f interrupted.h5 ] && [ ! -d interrupted.h5.parts ] || { echo "FAILED: SIGINT did not assemble the output"; exit 1; }
+"$GLIMPSE" summary interrupted.h5 | grep -qE "^interrupted.h5: [0-9]+ of 24 runs complete"
+"$GLIMPSE" run sweep.json -o interrupted.h5 --quiet -j 2 2>&1 | grep -q "24 of 24 runs complete"
 echo "1 passed, 0 failed"

@@ -1,5 +1,6 @@
 // Protocol expressions of K, d and n.
 #include "expression.hpp"
+
 #include "support.hpp"
 
 namespace glimpse::test {
@@ -24,8 +25,9 @@ TEST(Expression, ChecksSyntaxWithoutShape) {
 TEST(Expression, MalformedTextNamesThePosition) {
   EXPECT_EQ(error_of([] { evaluate_expression("1/(2*(K-1)", nullptr); }),
             "in expression '1/(2*(K-1)' at position 11: expected ')'");
-  EXPECT_EQ(error_of([] { evaluate_expression("2*k", nullptr); }),
-            "in expression '2*k' at position 3: expected K, d, n or one of sqrt, log, exp, abs, min, max, pow (got 'k')");
+  EXPECT_EQ(
+      error_of([] { evaluate_expression("2*k", nullptr); }),
+      "in expression '2*k' at position 3: expected K, d, n or one of sqrt, log, exp, abs, min, max, pow (got 'k')");
   EXPECT_EQ(error_of([] { evaluate_expression("1 2", nullptr); }),
             "in expression '1 2' at position 3: expected an operator or the end of the expression");
   EXPECT_NE(error_of([] { evaluate_expression("", nullptr); }), "");

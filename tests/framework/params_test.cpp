@@ -13,7 +13,8 @@ TEST(Params, ResolvesTypedValuesAndChecksRanges) {
   EXPECT_EQ(std::get<double>(*resolve_param(beta, "1", nullptr)), 1.0);
   EXPECT_EQ(error_of([&] { resolve_param(beta, "1.5", nullptr); }), "expected a number in (0, 1], got 1.5");
   EXPECT_EQ(error_of([&] { resolve_param(beta, "0", nullptr); }), "expected a number in (0, 1], got 0");
-  EXPECT_EQ(error_of([&] { resolve_param(beta, "abc", nullptr); }).rfind("expected a number in (0, 1], got 'abc'", 0), 0u);
+  EXPECT_EQ(error_of([&] { resolve_param(beta, "abc", nullptr); }).rfind("expected a number in (0, 1], got 'abc'", 0),
+            0u);
   const ProblemShape two{10, 3, 2};
   EXPECT_EQ(error_of([&] { resolve_param(beta, "2/(K-1)", &two); }),
             "expected a number in (0, 1], got '2/(K-1)' = 2 with K=2, d=3, n=10");
@@ -23,7 +24,8 @@ TEST(Params, ResolvesTypedValuesAndChecksRanges) {
 TEST(Params, IntegersBooleansAndChoices) {
   const auto window = ParamSpec::integer("window", "100", "").at_least(1);
   EXPECT_EQ(std::get<std::int64_t>(*resolve_param(window, "25", nullptr)), 25);
-  EXPECT_EQ(error_of([&] { resolve_param(window, "2.5", nullptr); }), "expected an integer >= 1, got 2.5 (not an integer)");
+  EXPECT_EQ(error_of([&] { resolve_param(window, "2.5", nullptr); }),
+            "expected an integer >= 1, got 2.5 (not an integer)");
   EXPECT_EQ(error_of([&] { resolve_param(window, "0", nullptr); }), "expected an integer >= 1, got 0");
   const auto flag = ParamSpec::boolean("flag", true, "");
   EXPECT_EQ(std::get<bool>(*resolve_param(flag, "false", nullptr)), false);

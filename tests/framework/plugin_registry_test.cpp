@@ -34,13 +34,15 @@ TEST(PluginRegistry, RefusesAPluginBuiltForAnotherApiVersion) {
 
 TEST(PluginRegistry, RefusesALibraryWithoutEntryPoint) {
   const std::string file = (fixtures / "no_entry" / "fixture_no_entry.so").string();
-  EXPECT_EQ(refusal_of("no_entry/fixture_no_entry.so"),
-            file + ": is not a glimpse plugin: it exports no 'glimpse_plugin_entry' (use GLIMPSE_PLUGIN in one source file)");
+  EXPECT_EQ(
+      refusal_of("no_entry/fixture_no_entry.so"),
+      file + ": is not a glimpse plugin: it exports no 'glimpse_plugin_entry' (use GLIMPSE_PLUGIN in one source file)");
 }
 
 TEST(PluginRegistry, RefusesAnInvalidDescription) {
-  EXPECT_NE(refusal_of("bad_description/fixture_bad_description.so").find("has an invalid description: its name "
-                                                                          "'Not-Snake-Case' is not lower_snake_case"),
+  EXPECT_NE(refusal_of("bad_description/fixture_bad_description.so")
+                .find("has an invalid description: its name "
+                      "'Not-Snake-Case' is not lower_snake_case"),
             std::string::npos);
 }
 

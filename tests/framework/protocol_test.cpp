@@ -1,5 +1,6 @@
 // Protocol validation: every class of mistake is refused before any run, with the file and the path.
 #include "protocol.hpp"
+
 #include "support.hpp"
 
 namespace glimpse::test {
@@ -70,7 +71,8 @@ TEST(Protocol, RefusesAPluginOfTheWrongKind) {
 
 TEST(Protocol, RefusesUnknownParameterListingTheDeclaredOnes) {
   EXPECT_EQ(refusal(with(valid, "\"eta\": [0.5, 1]", "\"step\": [0.5, 1]")),
-            "x.json: learners[0].grid.step: unknown parameter 'step' of learner 'perceptron'; declared: eta, margin, precision");
+            "x.json: learners[0].grid.step: unknown parameter 'step' of learner 'perceptron'; declared: eta, margin, "
+            "precision");
 }
 
 TEST(Protocol, RefusesOutOfRangeGridValueAtItsIndex) {
@@ -79,8 +81,8 @@ TEST(Protocol, RefusesOutOfRangeGridValueAtItsIndex) {
 }
 
 TEST(Protocol, RefusesValuesOfTheWrongType) {
-  EXPECT_EQ(refusal(with(valid, "\"n_per_class\": 10", "\"n_per_class\": \"ten\"")).rfind(
-                "x.json: datasets[0].params.n_per_class: expected an integer >= 1, got 'ten'", 0),
+  EXPECT_EQ(refusal(with(valid, "\"n_per_class\": 10", "\"n_per_class\": \"ten\""))
+                .rfind("x.json: datasets[0].params.n_per_class: expected an integer >= 1, got 'ten'", 0),
             0u);
   EXPECT_EQ(refusal(with(valid, "\"n_per_class\": 10", "\"n_per_class\": [10]")),
             "x.json: datasets[0].params.n_per_class: expected a single integer value, got a list or an object");
@@ -97,7 +99,8 @@ TEST(Protocol, RefusesALearnerThatCannotUseTheOraclesFeedback) {
 }
 
 TEST(Protocol, RefusesMissingRequiredParameter) {
-  EXPECT_EQ(refusal(with(valid, "{\"source\": \"gaussians\", \"params\": {\"n_per_class\": 10}}", "{\"source\": \"libsvm\"}")),
+  EXPECT_EQ(refusal(with(valid, "{\"source\": \"gaussians\", \"params\": {\"n_per_class\": 10}}",
+                         "{\"source\": \"libsvm\"}")),
             "x.json: datasets[0].params: missing required parameter 'path' of data_source 'libsvm' (the file, relative "
             "to the protocol's folder)");
 }
@@ -118,7 +121,9 @@ TEST(Protocol, RefusesMissingSectionsAndBadSettings) {
 
 TEST(Protocol, RefusesOutOfRangeExpressionOnceTheShapeIsKnown) {
   const Protocol p = parse_protocol(with(valid, "[0.5, 1]", "[0.5, \"1-K/4\"]"), "x.json", ".", registry());
-  EXPECT_EQ(error_of([&] { expand_runs(p, {{40, 2, 4}}); }),
+  EXPECT_EQ(error_of([&] {
+              expand_runs(p, {{40, 2, 4}});
+            }),
             "x.json: learners[0].grid.eta[1]: expected a number > 0, got '1-K/4' = 0 with K=4, d=2, n=40");
 }
 

@@ -39,10 +39,12 @@ std::map<std::string, RunContent> read_runs(const std::filesystem::path& file) {
     c.predicted = h5::read_vector<std::int32_t>(rounds, "predicted");
     c.proposed = h5::read_vector<std::int32_t>(rounds, "proposed");
     c.correct = h5::read_vector<std::uint8_t>(rounds, "correct");
-    c.accuracy_curve = h5::read_vector<double>(h5::open_group(h5::open_group(run, "curves"), "windowed_accuracy"), "value");
+    c.accuracy_curve =
+        h5::read_vector<double>(h5::open_group(h5::open_group(run, "curves"), "windowed_accuracy"), "value");
     c.params = h5::read_string_attribute(run, "params");
     const h5::Handle summary = h5::open_group(run, "summary");
-    for (const auto& name : h5::attribute_names(summary)) c.metrics.emplace_back(name, h5::read_double_attribute(summary, name));
+    for (const auto& name : h5::attribute_names(summary))
+      c.metrics.emplace_back(name, h5::read_double_attribute(summary, name));
     runs.emplace(id, std::move(c));
   }
   return runs;
@@ -121,8 +123,9 @@ TEST_F(Sweep, TornPartsLeftByAKilledSweepAreDiscardedOnResume) {
 
 TEST_F(Sweep, RefusesToResumeAFileWrittenByAnotherProtocol) {
   run("a.h5", 2);
-  protocol = parse_protocol(std::string(protocol_text).replace(std::string(protocol_text).find("\"seeds\": 3"), 10, "\"seeds\": 4"),
-                            "sweep.json", ".", registry());
+  protocol = parse_protocol(
+      std::string(protocol_text).replace(std::string(protocol_text).find("\"seeds\": 3"), 10, "\"seeds\": 4"),
+      "sweep.json", ".", registry());
   const auto message = error_of([&] { run("a.h5", 2); });
   EXPECT_NE(message.find("a.h5: was written by a different protocol"), std::string::npos) << message;
   EXPECT_EQ(run("a.h5", 2, -1, true).completed_now, 12);

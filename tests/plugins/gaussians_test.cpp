@@ -54,7 +54,8 @@ TEST(Gaussians, StdOptionAndClassProbabilities) {
   const double centres[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
   double w[4], total = 0;
   for (int k = 0; k < 4; ++k)
-    total += w[k] = std::exp(-(std::pow(x.values[0] - centres[k][0], 2) + std::pow(x.values[1] - centres[k][1], 2)) / (2 * 0.25));
+    total += w[k] =
+        std::exp(-(std::pow(x.values[0] - centres[k][0], 2) + std::pow(x.values[1] - centres[k][1], 2)) / (2 * 0.25));
   for (int k = 0; k < 4; ++k) EXPECT_NEAR(d.class_probabilities[k], w[k] / total, 1e-6);
 }
 

@@ -88,9 +88,13 @@ TEST(Transforms, L2NormalizeAndMinmaxScale) {
 
 TEST(DatasetValidation, RefusesLabelsOutOfRangeAndNonFiniteValues) {
   EXPECT_EQ(error_of([] { Dataset::dense(2, 1, {1, 2}, {0, 2}, 2).validate("d"); }), "d: row 2: label 3 outside 1..2");
-  EXPECT_EQ(error_of([] { Dataset::dense(2, 1, {1, NAN}, {0, 1}, 2).validate("d"); }),
+  EXPECT_EQ(error_of([] {
+              Dataset::dense(2, 1, {1, NAN}, {0, 1}, 2).validate("d");
+            }),
             "d: row 2, feature 1: value is not finite (nan)");
-  EXPECT_EQ(error_of([] { Dataset::sparse(3, {0, 2}, {2, 1}, {1, 1}, {0}, 2).validate("d"); }),
+  EXPECT_EQ(error_of([] {
+              Dataset::sparse(3, {0, 2}, {2, 1}, {1, 1}, {0}, 2).validate("d");
+            }),
             "d: row 1: feature indices must be strictly increasing (3 then 2)");
 }
 

@@ -1,8 +1,7 @@
 // SPA: the support-class PA step (ALGORITHMS.md 1.5) by hand and against a brute-force QP optimum.
 #include <cmath>
-#include <limits>
-
 #include <glimpse/algorithms/support_class_pa.hpp>
+#include <limits>
 
 #include "support.hpp"
 

@@ -16,8 +16,8 @@ class Dataset {
   Dataset() = default;
 
   // values: n*d row-major. labels: 0-based class indices, n of them.
-  static Dataset dense(std::int64_t n, std::int32_t d, std::vector<Feature> values,
-                       std::vector<std::int32_t> labels, std::int32_t num_classes);
+  static Dataset dense(std::int64_t n, std::int32_t d, std::vector<Feature> values, std::vector<std::int32_t> labels,
+                       std::int32_t num_classes);
   // CSR: row i holds indices[offsets[i]..offsets[i+1]) (sorted, 0-based, < d) and the same range of values.
   static Dataset sparse(std::int32_t d, std::vector<std::int64_t> row_offsets, std::vector<std::int32_t> indices,
                         std::vector<Feature> values, std::vector<std::int32_t> labels, std::int32_t num_classes);
@@ -31,7 +31,8 @@ class Dataset {
   Instance row(std::int64_t i) const noexcept {
     if (is_dense()) return {values_.data() + i * dim_, nullptr, dim_, dim_, false};
     const auto begin = row_offsets_[i];
-    return {values_.data() + begin, indices_.data() + begin, static_cast<std::int32_t>(row_offsets_[i + 1] - begin), dim_, true};
+    return {values_.data() + begin, indices_.data() + begin, static_cast<std::int32_t>(row_offsets_[i + 1] - begin),
+            dim_, true};
   }
   std::int32_t label(std::int64_t i) const noexcept { return labels_[i]; }
   std::span<const std::int32_t> labels() const noexcept { return labels_; }

@@ -1,10 +1,9 @@
 // A view of one data row, dense or sparse, into a dataset's storage: no copy, no ownership.
 #pragma once
 
+#include <Eigen/Core>
 #include <cstdint>
 #include <span>
-
-#include <Eigen/Core>
 
 namespace glimpse {
 

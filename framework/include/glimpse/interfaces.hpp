@@ -68,8 +68,15 @@ struct RoundRecord {
 // suffix gives the protocol's name for the metric itself ("online_accuracy"), "proposed" gives
 // "mistakes_proposed".
 struct MetricResults {
-  struct Scalar { std::string suffix; double value; };
-  struct Curve { std::string suffix; std::vector<std::int64_t> rounds; std::vector<double> values; };
+  struct Scalar {
+    std::string suffix;
+    double value;
+  };
+  struct Curve {
+    std::string suffix;
+    std::vector<std::int64_t> rounds;
+    std::vector<double> values;
+  };
   std::vector<Scalar> scalars;
   std::vector<Curve> curves;
 };
@@ -85,9 +92,7 @@ class GLIMPSE_API Metric : public PluginObject {
 struct LoadContext {
   std::filesystem::path base_dir;  // relative paths in parameters are resolved against this
   std::string where;               // protocol location for messages, e.g. "x.json: datasets[0]"
-  std::filesystem::path resolve(const std::filesystem::path& p) const {
-    return p.is_absolute() ? p : base_dir / p;
-  }
+  std::filesystem::path resolve(const std::filesystem::path& p) const { return p.is_absolute() ? p : base_dir / p; }
 };
 
 class GLIMPSE_API DataSource : public PluginObject {

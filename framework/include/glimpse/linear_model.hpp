@@ -2,11 +2,10 @@
 // dense or sparse instance views without allocating, and the argmax conventions of ALGORITHMS.md.
 #pragma once
 
+#include <Eigen/Core>
 #include <cstdint>
 #include <span>
 #include <type_traits>
-
-#include <Eigen/Core>
 
 #include "glimpse/instance.hpp"
 #include "glimpse/params.hpp"
@@ -124,10 +123,10 @@ class LinearModel {
 
 // Exports a learner template instantiated for float and double, chosen by its `precision` parameter
 // (which Template<float>::spec() must declare, e.g. with precision_param()).
-#define GLIMPSE_PRECISION_PLUGIN(Template)                                                       \
-  extern "C" GLIMPSE_API const ::glimpse::PluginEntry* glimpse_plugin_entry() noexcept {         \
-    static const ::glimpse::PluginEntry entry{GLIMPSE_PLUGIN_API_VERSION,                        \
+#define GLIMPSE_PRECISION_PLUGIN(Template)                                                          \
+  extern "C" GLIMPSE_API const ::glimpse::PluginEntry* glimpse_plugin_entry() noexcept {            \
+    static const ::glimpse::PluginEntry entry{GLIMPSE_PLUGIN_API_VERSION,                           \
                                               &::glimpse::detail::describe_plugin<Template<float>>, \
-                                              &::glimpse::make_with_precision<Template>};        \
-    return &entry;                                                                               \
+                                              &::glimpse::make_with_precision<Template>};           \
+    return &entry;                                                                                  \
   }

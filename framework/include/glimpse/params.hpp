@@ -14,9 +14,9 @@ namespace glimpse {
 
 // The size of the problem a parameter expression may refer to as K, d and n.
 struct ProblemShape {
-  std::int64_t n = 0;   // rows in the dataset
-  std::int32_t d = 0;   // feature dimension
-  std::int32_t K = 0;   // classes
+  std::int64_t n = 0;  // rows in the dataset
+  std::int32_t d = 0;  // feature dimension
+  std::int32_t K = 0;  // classes
 };
 
 enum class ParamType { real, integer, boolean, choice, text };
@@ -44,11 +44,26 @@ struct ParamSpec {
                           std::string doc);
   static ParamSpec text(std::string name, std::string default_value, std::string doc);
 
-  ParamSpec&& above(double v) && { lower = ParamBound{v, true}; return std::move(*this); }
-  ParamSpec&& at_least(double v) && { lower = ParamBound{v, false}; return std::move(*this); }
-  ParamSpec&& below(double v) && { upper = ParamBound{v, true}; return std::move(*this); }
-  ParamSpec&& at_most(double v) && { upper = ParamBound{v, false}; return std::move(*this); }
-  ParamSpec&& mandatory() && { required = true; return std::move(*this); }
+  ParamSpec&& above(double v) && {
+    lower = ParamBound{v, true};
+    return std::move(*this);
+  }
+  ParamSpec&& at_least(double v) && {
+    lower = ParamBound{v, false};
+    return std::move(*this);
+  }
+  ParamSpec&& below(double v) && {
+    upper = ParamBound{v, true};
+    return std::move(*this);
+  }
+  ParamSpec&& at_most(double v) && {
+    upper = ParamBound{v, false};
+    return std::move(*this);
+  }
+  ParamSpec&& mandatory() && {
+    required = true;
+    return std::move(*this);
+  }
 
   // "a number in (0, 1]", "an integer >= 1", "one of lowest, random", ...
   std::string expectation() const;

@@ -24,13 +24,13 @@ std::string_view plugin_kind_name(PluginKind kind) noexcept;
 
 // What a plugin declares about itself; `glimpse describe NAME` prints it and validation checks against it.
 struct PluginSpec {
-  std::string name;             // lower_snake_case, unique among loaded plugins
+  std::string name;  // lower_snake_case, unique among loaded plugins
   PluginKind kind = PluginKind::learner;
   std::string version = "1.0";  // the plugin's own version, recorded in traces
   std::string summary;          // one line
   std::string reference;        // paper and section, where one applies
   std::vector<ParamSpec> params;
-  FeedbackKinds accepts;        // learners: feedback kinds they can learn from
+  FeedbackKinds accepts;                       // learners: feedback kinds they can learn from
   FeedbackKind produces = FeedbackKind::none;  // oracles: the kind they return
 };
 
@@ -68,10 +68,9 @@ PluginObject* create_plugin(const ParamValues& params) {
 
 // Exports `Plugin` (a class with `static PluginSpec spec()` and a constructor from `const ParamValues&`)
 // as this library's plugin. Use once per shared library.
-#define GLIMPSE_PLUGIN(Plugin)                                                                   \
-  extern "C" GLIMPSE_API const ::glimpse::PluginEntry* glimpse_plugin_entry() noexcept {         \
-    static const ::glimpse::PluginEntry entry{GLIMPSE_PLUGIN_API_VERSION,                        \
-                                              &::glimpse::detail::describe_plugin<Plugin>,       \
-                                              &::glimpse::detail::create_plugin<Plugin>};        \
-    return &entry;                                                                               \
+#define GLIMPSE_PLUGIN(Plugin)                                                                                         \
+  extern "C" GLIMPSE_API const ::glimpse::PluginEntry* glimpse_plugin_entry() noexcept {                               \
+    static const ::glimpse::PluginEntry entry{GLIMPSE_PLUGIN_API_VERSION, &::glimpse::detail::describe_plugin<Plugin>, \
+                                              &::glimpse::detail::create_plugin<Plugin>};                              \
+    return &entry;                                                                                                     \
   }

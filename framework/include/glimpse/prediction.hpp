@@ -11,18 +11,28 @@ namespace glimpse {
 
 // Filled by Learner::predict into a buffer the caller owns and reuses across rounds.
 struct Prediction {
-  std::vector<double> scores;   // one per class, sized to K by the caller before the first round
-  std::int32_t predicted = 0;   // greedy label (argmax of scores, lowest index on ties)
-  std::int32_t proposed = 0;    // label offered to the oracle; differs from `predicted` when exploring
+  std::vector<double> scores;  // one per class, sized to K by the caller before the first round
+  std::int32_t predicted = 0;  // greedy label (argmax of scores, lowest index on ties)
+  std::int32_t proposed = 0;   // label offered to the oracle; differs from `predicted` when exploring
 };
 
-struct NoFeedback {};                           // the query rule did not ask this round
-struct LabelFeedback { std::int32_t label; };   // the true label
-struct CorrectnessFeedback { bool correct; };   // whether Prediction::proposed was the true label
-struct ComplementaryFeedback { std::int32_t label; };  // a label the instance does not have
+struct NoFeedback {};  // the query rule did not ask this round
+struct LabelFeedback {
+  std::int32_t label;
+};  // the true label
+struct CorrectnessFeedback {
+  bool correct;
+};  // whether Prediction::proposed was the true label
+struct ComplementaryFeedback {
+  std::int32_t label;
+};  // a label the instance does not have
 // A set of labels containing the true one; the span points into the oracle's buffer, valid for this round.
-struct CandidateSetFeedback { std::span<const std::int32_t> labels; };
-struct NoisyLabelFeedback { std::int32_t label; };  // a label drawn from a noise model given the truth
+struct CandidateSetFeedback {
+  std::span<const std::int32_t> labels;
+};
+struct NoisyLabelFeedback {
+  std::int32_t label;
+};  // a label drawn from a noise model given the truth
 
 using Feedback = std::variant<NoFeedback, LabelFeedback, CorrectnessFeedback, ComplementaryFeedback,
                               CandidateSetFeedback, NoisyLabelFeedback>;
@@ -31,9 +41,7 @@ using Feedback = std::variant<NoFeedback, LabelFeedback, CorrectnessFeedback, Co
 enum class FeedbackKind : std::uint8_t { none, label, correctness, complementary, candidate_set, noisy_label };
 inline constexpr int feedback_kind_count = 6;
 
-inline FeedbackKind kind_of(const Feedback& feedback) noexcept {
-  return static_cast<FeedbackKind>(feedback.index());
-}
+inline FeedbackKind kind_of(const Feedback& feedback) noexcept { return static_cast<FeedbackKind>(feedback.index()); }
 std::string_view feedback_kind_name(FeedbackKind kind) noexcept;
 
 // A set of feedback kinds a learner accepts. Accepting `label` implies accepting `noisy_label` (a

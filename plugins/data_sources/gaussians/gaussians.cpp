@@ -2,7 +2,6 @@
 // N(c_k, sigma I) with centres (1,1), (1,-1), (-1,1), (-1,-1). The paper writes the covariance as
 // diag(sigma, sigma), so sigma is a variance by default (`sigma_is: std` reads it as a standard deviation).
 #include <cmath>
-
 #include <glimpse/glimpse.hpp>
 
 namespace {
@@ -12,21 +11,21 @@ constexpr double centres[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
 class Gaussians final : public glimpse::DataSource {
  public:
   static glimpse::PluginSpec spec() {
-    glimpse::PluginSpec s;
-    s.name = "gaussians";
-    s.kind = glimpse::PluginKind::data_source;
-    s.summary = "4 Gaussian classes in 2-D centred at (+-1, +-1); rows class by class; emits p(y|x)";
-    s.reference = "CSPA paper (Kaneko et al. 2019), section 5.1";
-    s.params = {glimpse::ParamSpec::integer("n_per_class", "1000", "points per class").at_least(1),
+    return {.name = "gaussians",
+            .kind = glimpse::PluginKind::data_source,
+            .summary = "4 Gaussian classes in 2-D centred at (+-1, +-1); rows class by class; emits p(y|x)",
+            .reference = "CSPA paper (Kaneko et al. 2019), section 5.1",
+            .params = {
+                glimpse::ParamSpec::integer("n_per_class", "1000", "points per class").at_least(1),
                 glimpse::ParamSpec::real("sigma", "0.1", "covariance entry (see sigma_is)").above(0),
                 glimpse::ParamSpec::choice("sigma_is", "variance", {"variance", "std"},
                                            "whether sigma is the variance (as the paper writes it) or the std"),
-                glimpse::ParamSpec::integer("seed", "0", "generator seed (the data, not the run order)").at_least(0)};
-    return s;
+                glimpse::ParamSpec::integer("seed", "0", "generator seed (the data, not the run order)").at_least(0)}};
   }
   explicit Gaussians(const glimpse::ParamValues& params)
       : per_class_(params.integer("n_per_class")),
-        variance_(params.text("sigma_is") == "std" ? params.real("sigma") * params.real("sigma") : params.real("sigma")),
+        variance_(params.text("sigma_is") == "std" ? params.real("sigma") * params.real("sigma")
+                                                   : params.real("sigma")),
         seed_(static_cast<std::uint64_t>(params.integer("seed"))) {}
 
   glimpse::Dataset load(const glimpse::LoadContext&) override {

@@ -5,30 +5,28 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <glimpse/glimpse.hpp>
 #include <map>
 #include <sstream>
-
-#include <glimpse/glimpse.hpp>
 
 namespace {
 
 class LibsvmSource final : public glimpse::DataSource {
  public:
   static glimpse::PluginSpec spec() {
-    glimpse::PluginSpec s;
-    s.name = "libsvm";
-    s.kind = glimpse::PluginKind::data_source;
-    s.summary = "reads a LIBSVM/SVMlight text file (sparse rows; labels mapped to classes 1..K)";
-    s.params = {
-        glimpse::ParamSpec::text("path", "", "the file, relative to the protocol's folder").mandatory(),
-        glimpse::ParamSpec::integer("num_classes", "0",
-                                    "0: the sorted distinct labels become classes 1..K; K > 0: labels must be the "
-                                    "integers 1..K and are used as they are")
-            .at_least(0),
-        glimpse::ParamSpec::integer("num_features", "0", "d; 0: the largest index in the file").at_least(0),
-        glimpse::ParamSpec::choice("layout", "auto", {"auto", "dense", "sparse"},
-                                   "storage: auto is dense when at least half the entries are stored")};
-    return s;
+    return {
+        .name = "libsvm",
+        .kind = glimpse::PluginKind::data_source,
+        .summary = "reads a LIBSVM/SVMlight text file (sparse rows; labels mapped to classes 1..K)",
+        .params = {
+            glimpse::ParamSpec::text("path", "", "the file, relative to the protocol's folder").mandatory(),
+            glimpse::ParamSpec::integer("num_classes", "0",
+                                        "0: the sorted distinct labels become classes 1..K; K > 0: labels must be the "
+                                        "integers 1..K and are used as they are")
+                .at_least(0),
+            glimpse::ParamSpec::integer("num_features", "0", "d; 0: the largest index in the file").at_least(0),
+            glimpse::ParamSpec::choice("layout", "auto", {"auto", "dense", "sparse"},
+                                       "storage: auto is dense when at least half the entries are stored")}};
   }
   explicit LibsvmSource(const glimpse::ParamValues& params)
       : path_(params.text("path")),
@@ -86,7 +84,8 @@ class LibsvmSource final : public glimpse::DataSource {
           throw glimpse::Error(where(), "expected 'index:value', got '" + std::string(item) + "'");
         std::int64_t index = 0;
         const auto index_text = item.substr(0, colon);
-        const auto [index_end, index_error] = std::from_chars(index_text.data(), index_text.data() + index_text.size(), index);
+        const auto [index_end, index_error] =
+            std::from_chars(index_text.data(), index_text.data() + index_text.size(), index);
         if (index_error != std::errc() || index_end != index_text.data() + index_text.size() || index < 1)
           throw glimpse::Error(where(), "expected a feature index >= 1, got '" + std::string(index_text) + "'");
         if (index <= previous)
@@ -103,8 +102,8 @@ class LibsvmSource final : public glimpse::DataSource {
           throw glimpse::Error(where(), "expected a number after '" + std::string(index_text) + ":', got '" +
                                             std::string(value_text) + "'");
         if (!std::isfinite(value))
-          throw glimpse::Error(where(), "feature " + std::to_string(index) + " is not finite ('" +
-                                            std::string(value_text) + "')");
+          throw glimpse::Error(
+              where(), "feature " + std::to_string(index) + " is not finite ('" + std::string(value_text) + "')");
         previous = index;
         max_index = std::max(max_index, index);
         indices.push_back(static_cast<std::int32_t>(index - 1));
@@ -146,10 +145,12 @@ class LibsvmSource final : public glimpse::DataSource {
     if (dense) {
       std::vector<glimpse::Feature> matrix(static_cast<std::size_t>(n * d), 0.0f);
       for (std::int64_t i = 0; i < n; ++i)
-        for (auto e = offsets[i]; e < offsets[i + 1]; ++e) matrix[static_cast<std::size_t>(i * d + indices[e])] = values[e];
+        for (auto e = offsets[i]; e < offsets[i + 1]; ++e)
+          matrix[static_cast<std::size_t>(i * d + indices[e])] = values[e];
       data = glimpse::Dataset::dense(n, d, std::move(matrix), std::move(labels), k);
     } else {
-      data = glimpse::Dataset::sparse(d, std::move(offsets), std::move(indices), std::move(values), std::move(labels), k);
+      data =
+          glimpse::Dataset::sparse(d, std::move(offsets), std::move(indices), std::move(values), std::move(labels), k);
     }
     data.class_names = std::move(class_names);
     return data;

@@ -7,19 +7,18 @@ template <class T>
 class Perceptron final : public glimpse::Learner {
  public:
   static glimpse::PluginSpec spec() {
-    glimpse::PluginSpec s;
-    s.name = "perceptron";
-    s.kind = glimpse::PluginKind::learner;
-    s.summary = "multiclass Perceptron: on a mistake, w_y += eta x and w_predicted -= eta x";
-    s.reference = "ALGORITHMS.md section 2 (exact-label baseline of the partial-label paper)";
-    s.params = {glimpse::ParamSpec::real("eta", "1", "step size").above(0),
-                glimpse::ParamSpec::real("margin", "0",
-                                         "0: update on mistakes only; m > 0: update whenever s_y - max_{r!=y} s_r < m, "
-                                         "against the runner-up r")
-                    .at_least(0),
-                glimpse::precision_param()};
-    s.accepts = {glimpse::FeedbackKind::label};
-    return s;
+    return {.name = "perceptron",
+            .kind = glimpse::PluginKind::learner,
+            .summary = "multiclass Perceptron: on a mistake, w_y += eta x and w_predicted -= eta x",
+            .reference = "ALGORITHMS.md section 2 (exact-label baseline of the partial-label paper)",
+            .params = {glimpse::ParamSpec::real("eta", "1", "step size").above(0),
+                       glimpse::ParamSpec::real(
+                           "margin", "0",
+                           "0: update on mistakes only; m > 0: update whenever s_y - max_{r!=y} s_r < m, "
+                           "against the runner-up r")
+                           .at_least(0),
+                       glimpse::precision_param()},
+            .accepts = {glimpse::FeedbackKind::label}};
   }
 
   explicit Perceptron(const glimpse::ParamValues& params)

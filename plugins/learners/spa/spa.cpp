@@ -8,14 +8,12 @@ template <class T>
 class Spa final : public glimpse::Learner {
  public:
   static glimpse::PluginSpec spec() {
-    glimpse::PluginSpec s;
-    s.name = "spa";
-    s.kind = glimpse::PluginKind::learner;
-    s.summary = "support-class PA: smallest change making s_y - s_i >= 1 for every i != y (exact closed form)";
-    s.reference = "Matsushima et al., SDM 2010; CSPA paper (Kaneko et al. 2019) Algorithm 1, correct branch";
-    s.params = {glimpse::precision_param()};
-    s.accepts = {glimpse::FeedbackKind::label};
-    return s;
+    return {.name = "spa",
+            .kind = glimpse::PluginKind::learner,
+            .summary = "support-class PA: smallest change making s_y - s_i >= 1 for every i != y (exact closed form)",
+            .reference = "Matsushima et al., SDM 2010; CSPA paper (Kaneko et al. 2019) Algorithm 1, correct branch",
+            .params = {glimpse::precision_param()},
+            .accepts = {glimpse::FeedbackKind::label}};
   }
 
   explicit Spa(const glimpse::ParamValues&) {}

@@ -6,11 +6,11 @@ namespace {
 class Mistakes final : public glimpse::Metric {
  public:
   static glimpse::PluginSpec spec() {
-    glimpse::PluginSpec s;
-    s.name = "mistakes";
-    s.kind = glimpse::PluginKind::metric;
-    s.summary = "number of rounds whose predicted label was wrong (NAME) and whose proposed label was wrong (NAME_proposed)";
-    return s;
+    return {.name = "mistakes",
+            .kind = glimpse::PluginKind::metric,
+            .summary =
+                "number of rounds whose predicted label was wrong (NAME) and whose proposed label was wrong "
+                "(NAME_proposed)"};
   }
   explicit Mistakes(const glimpse::ParamValues&) {}
   void reset(const glimpse::ProblemShape&, std::int64_t) override { predicted_ = proposed_ = 0; }

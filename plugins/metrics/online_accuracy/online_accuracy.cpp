@@ -8,14 +8,14 @@ namespace {
 class OnlineAccuracy final : public glimpse::Metric {
  public:
   static glimpse::PluginSpec spec() {
-    glimpse::PluginSpec s;
-    s.name = "online_accuracy";
-    s.kind = glimpse::PluginKind::metric;
-    s.summary = "final ratio of rounds whose label was correct; curve of the running ratio every `record_every` rounds";
-    s.reference = "CSPA paper (Kaneko et al. 2019), section 5";
-    s.params = {glimpse::algorithms::scored_label_param(),
-                glimpse::ParamSpec::integer("record_every", "100", "rounds between curve points (0: no curve)").at_least(0)};
-    return s;
+    return {.name = "online_accuracy",
+            .kind = glimpse::PluginKind::metric,
+            .summary =
+                "final ratio of rounds whose label was correct; curve of the running ratio every `record_every` rounds",
+            .reference = "CSPA paper (Kaneko et al. 2019), section 5",
+            .params = {glimpse::algorithms::scored_label_param(),
+                       glimpse::ParamSpec::integer("record_every", "100", "rounds between curve points (0: no curve)")
+                           .at_least(0)}};
   }
   explicit OnlineAccuracy(const glimpse::ParamValues& params)
       : proposed_(params.text("of") == "proposed"), every_(params.integer("record_every")) {}

@@ -7,14 +7,13 @@ namespace {
 class WindowedAccuracy final : public glimpse::Metric {
  public:
   static glimpse::PluginSpec spec() {
-    glimpse::PluginSpec s;
-    s.name = "windowed_accuracy";
-    s.kind = glimpse::PluginKind::metric;
-    s.summary = "curve of the mean accuracy in each window of `window` rounds (x = last round of the window); "
-                "scalar: the last full window's accuracy";
-    s.params = {glimpse::algorithms::scored_label_param(),
-                glimpse::ParamSpec::integer("window", "100", "rounds per window").at_least(1)};
-    return s;
+    return {.name = "windowed_accuracy",
+            .kind = glimpse::PluginKind::metric,
+            .summary =
+                "curve of the mean accuracy in each window of `window` rounds (x = last round of the window); "
+                "scalar: the last full window's accuracy",
+            .params = {glimpse::algorithms::scored_label_param(),
+                       glimpse::ParamSpec::integer("window", "100", "rounds per window").at_least(1)}};
   }
   explicit WindowedAccuracy(const glimpse::ParamValues& params)
       : proposed_(params.text("of") == "proposed"), window_(params.integer("window")) {}

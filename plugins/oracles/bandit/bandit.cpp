@@ -6,13 +6,11 @@ namespace {
 class BanditOracle final : public glimpse::FeedbackOracle {
  public:
   static glimpse::PluginSpec spec() {
-    glimpse::PluginSpec s;
-    s.name = "bandit";
-    s.kind = glimpse::PluginKind::oracle;
-    s.summary = "returns only whether the learner's proposed label is the true label";
-    s.reference = "CSPA paper (Kaneko et al. 2019), section 2";
-    s.produces = glimpse::FeedbackKind::correctness;
-    return s;
+    return {.name = "bandit",
+            .kind = glimpse::PluginKind::oracle,
+            .summary = "returns only whether the learner's proposed label is the true label",
+            .reference = "CSPA paper (Kaneko et al. 2019), section 2",
+            .produces = glimpse::FeedbackKind::correctness};
   }
   explicit BanditOracle(const glimpse::ParamValues&) {}
   glimpse::Feedback respond(const glimpse::Instance&, const glimpse::RoundTruth& truth, const glimpse::Prediction& pred,

@@ -6,12 +6,10 @@ namespace {
 class FullOracle final : public glimpse::FeedbackOracle {
  public:
   static glimpse::PluginSpec spec() {
-    glimpse::PluginSpec s;
-    s.name = "full";
-    s.kind = glimpse::PluginKind::oracle;
-    s.summary = "returns the true label (full-information online learning)";
-    s.produces = glimpse::FeedbackKind::label;
-    return s;
+    return {.name = "full",
+            .kind = glimpse::PluginKind::oracle,
+            .summary = "returns the true label (full-information online learning)",
+            .produces = glimpse::FeedbackKind::label};
   }
   explicit FullOracle(const glimpse::ParamValues&) {}
   glimpse::Feedback respond(const glimpse::Instance&, const glimpse::RoundTruth& truth, const glimpse::Prediction&,

@@ -1,6 +1,5 @@
 // Scales every row to unit Euclidean norm (rows of norm 0 are left as they are), as the CSPA paper does.
 #include <cmath>
-
 #include <glimpse/glimpse.hpp>
 
 namespace {
@@ -8,12 +7,10 @@ namespace {
 class L2Normalize final : public glimpse::Transform {
  public:
   static glimpse::PluginSpec spec() {
-    glimpse::PluginSpec s;
-    s.name = "l2_normalize";
-    s.kind = glimpse::PluginKind::transform;
-    s.summary = "x <- x / ||x|| for every row with ||x|| > 0";
-    s.reference = "ALGORITHMS.md section 1.1; CSPA paper section 5";
-    return s;
+    return {.name = "l2_normalize",
+            .kind = glimpse::PluginKind::transform,
+            .summary = "x <- x / ||x|| for every row with ||x|| > 0",
+            .reference = "ALGORITHMS.md section 1.1; CSPA paper section 5"};
   }
   explicit L2Normalize(const glimpse::ParamValues&) {}
   void apply(glimpse::Dataset& data) const override {
