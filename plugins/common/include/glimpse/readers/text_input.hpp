@@ -1,0 +1,128 @@
+// What every data reader shares: reading a file whole, numbers, the policy for non-finite values, and
+// turning the label text of each row into classes 0..K-1 with names.
+#pragma once
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <glimpse/glimpse.hpp>
+#include <map>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace glimpse::readers {
+
+inline std::string read_whole_file(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw Error(file.string(), "cannot open the data file");
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+// The whole text must be a number ("+1", "-2.5e3", "nan", "inf" included).
+inline bool parse_number(std::string_view text, double& out) {
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  if (text.empty()) return false;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return error == std::errc() && end == text.data() + text.size();
+}
+
+inline std::string format_number(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%g", v);
+  return buffer;
+}
+
+inline std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+// Calls f(line_number, line) for every line (1-based numbers; the line without its end-of-line).
+template <class F>
+void for_each_line(std::string_view text, F&& f) {
+  std::int64_t number = 0;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(pos, end - pos);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    f(++number, line);
+    pos = end + 1;
+  }
+}
+
+// What to do with NaN, Inf and missing values: refuse them (default) or read them as 0.
+inline ParamSpec non_finite_param() {
+  return ParamSpec::choice("non_finite", "error", {"error", "zero"},
+                           "NaN, Inf or missing feature values: refuse the file, or read them as 0");
+}
+
+// Rows' label texts and the lines they came from, for class assignment after the whole file is read.
+struct RawLabels {
+  std::vector<std::string> texts;
+  std::vector<std::int64_t> lines;
+  void add(std::string_view text, std::int64_t line) {
+    texts.emplace_back(text);
+    lines.push_back(line);
+  }
+};
+
+struct Classes {
+  std::vector<std::int32_t> labels;  // 0-based, one per row
+  std::vector<std::string> names;    // K names
+};
+
+// num_classes == 0: the distinct labels, sorted (numerically when all are numbers, else as text), become
+// classes 1..K. num_classes == K > 0: labels must be the integers 1..K and keep their numbers.
+inline Classes assign_classes(const RawLabels& raw, std::int64_t num_classes, const std::string& file) {
+  Classes result;
+  result.labels.resize(raw.texts.size());
+  if (num_classes > 0) {
+    for (std::size_t i = 0; i < raw.texts.size(); ++i) {
+      double y = 0;
+      if (!parse_number(raw.texts[i], y) || y != std::floor(y) || y < 1 || y > static_cast<double>(num_classes))
+        throw Error(file + ":" + std::to_string(raw.lines[i]),
+                    "label " + raw.texts[i] + " outside 1.." + std::to_string(num_classes) + " (num_classes)");
+      result.labels[i] = static_cast<std::int32_t>(y) - 1;
+    }
+    for (std::int64_t k = 1; k <= num_classes; ++k) result.names.push_back(std::to_string(k));
+    return result;
+  }
+  bool numeric = true;
+  for (const auto& t : raw.texts) {
+    double v = 0;
+    numeric = numeric && parse_number(t, v) && std::isfinite(v);
+  }
+  if (numeric) {
+    std::map<double, std::int32_t> classes;
+    for (const auto& t : raw.texts) classes.emplace(std::stod(t), 0);
+    std::int32_t k = 0;
+    for (auto& [value, index] : classes) {
+      index = k++;
+      result.names.push_back(format_number(value));
+    }
+    for (std::size_t i = 0; i < raw.texts.size(); ++i) result.labels[i] = classes[std::stod(raw.texts[i])];
+  } else {
+    std::map<std::string, std::int32_t> classes;
+    for (const auto& t : raw.texts) classes.emplace(t, 0);
+    std::int32_t k = 0;
+    for (auto& [name, index] : classes) {
+      index = k++;
+      result.names.push_back(name);
+    }
+    for (std::size_t i = 0; i < raw.texts.size(); ++i) result.labels[i] = classes[raw.texts[i]];
+  }
+  return result;
+}
+
+}  // namespace glimpse::readers
