@@ -60,8 +60,10 @@ TEST_F(Libsvm, MalformedLinesAreRefusedWithFileAndLine) {
   EXPECT_EQ(refusal("1 3:1 2:1\n"), file() + ":1: feature indices must increase, got 2 after 3");
   EXPECT_EQ(refusal("1 2:1 2:1\n"), file() + ":1: feature indices must increase, got 2 after 2");
   EXPECT_EQ(refusal("1 1:x\n"), file() + ":1: expected a number after '1:', got 'x'");
-  EXPECT_EQ(refusal("1 1:nan\n"), file() + ":1: feature 1 is not finite ('nan'; the source's non_finite parameter can read it as 0)");
-  EXPECT_EQ(refusal("1 1:inf\n"), file() + ":1: feature 1 is not finite ('inf'; the source's non_finite parameter can read it as 0)");
+  EXPECT_EQ(refusal("1 1:nan\n"),
+            file() + ":1: feature 1 is not finite ('nan'; the source's non_finite parameter can read it as 0)");
+  EXPECT_EQ(refusal("1 1:inf\n"),
+            file() + ":1: feature 1 is not finite ('inf'; the source's non_finite parameter can read it as 0)");
   EXPECT_EQ(refusal("1,2 1:1\n"), file() + ":1: multi-label lines ('1,2') are not supported");
   EXPECT_EQ(refusal("1 5:1\n", {{"num_features", "4"}}), file() + ":1: feature index 5 outside 1..4 (num_features)");
   EXPECT_EQ(refusal("# only a comment\n\n"), file() + ": no data rows");

@@ -48,6 +48,7 @@ class CsvSource final : public glimpse::DataSource {
             glimpse::ParamSpec::choice("header", "auto", {"auto", "yes", "no"},
                                        "whether the first line names the columns (auto: when none of its "
                                        "fields is a number)"),
+            glimpse::ParamSpec::integer("skip_lines", "0", "lines to skip before the header or the data").at_least(0),
             glimpse::ParamSpec::choice("delimiter", "comma", {"comma", "tab", "semicolon", "space"}, "field separator"),
             glimpse::ParamSpec::integer("num_classes", "0",
                                         "0: the sorted distinct labels become classes 1..K; K > 0: labels "
@@ -60,6 +61,7 @@ class CsvSource final : public glimpse::DataSource {
         label_column_(params.text("label_column")),
         ignore_columns_(params.text("ignore_columns")),
         header_(params.text("header")),
+        skip_lines_(params.integer("skip_lines")),
         num_classes_(params.integer("num_classes")),
         non_finite_to_zero_(params.text("non_finite") == "zero") {
     const std::string& d = params.text("delimiter");
@@ -78,7 +80,7 @@ class CsvSource final : public glimpse::DataSource {
     std::int64_t d = 0;
     bool first = true;
     readers::for_each_line(text, [&](std::int64_t line_number, std::string_view line) {
-      if (readers::trim(line).empty()) return;
+      if (line_number <= skip_lines_ || readers::trim(line).empty()) return;
       const auto where = [&] { return name + ":" + std::to_string(line_number); };
       auto fields = delimiter_ == ' ' ? split_blanks(line) : split_fields(line, delimiter_);
       if (first) {
@@ -165,6 +167,7 @@ class CsvSource final : public glimpse::DataSource {
   }
 
   std::string path_, label_column_, ignore_columns_, header_;
+  std::int64_t skip_lines_;
   char delimiter_ = ',';
   std::int64_t num_classes_;
   bool non_finite_to_zero_;

@@ -2,6 +2,8 @@
 // turning the label text of each row into classes 0..K-1 with names.
 #pragma once
 
+#include <zlib.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -18,12 +20,21 @@
 
 namespace glimpse::readers {
 
+// The file's bytes, gunzipped when it is gzip-compressed (zlib reads plain files unchanged).
 inline std::string read_whole_file(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
+  gzFile in = gzopen(file.c_str(), "rb");
   if (!in) throw Error(file.string(), "cannot open the data file");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
+  gzbuffer(in, 1 << 20);
+  std::string text;
+  char chunk[1 << 16];
+  int got = 0;
+  while ((got = gzread(in, chunk, sizeof chunk)) > 0) text.append(chunk, static_cast<std::size_t>(got));
+  int code = Z_OK;
+  const char* message = got < 0 ? gzerror(in, &code) : nullptr;
+  const std::string why = message ? message : "";
+  gzclose(in);
+  if (got < 0) throw Error(file.string(), "cannot read the data file (" + why + ")");
+  return text;
 }
 
 // The whole text must be a number ("+1", "-2.5e3", "nan", "inf" included).

@@ -1,0 +1,227 @@
+// Weka's ARFF: @relation, @attribute NAME numeric|real|integer|{v1,v2,...}, @data; dense or sparse rows
+// ({index value, ...}, 0-based, omitted values 0); '?' is missing; '%' starts a comment.
+#include <glimpse/glimpse.hpp>
+#include <glimpse/readers/text_input.hpp>
+
+namespace {
+
+using glimpse::Error;
+namespace readers = glimpse::readers;
+
+struct Attribute {
+  std::string name;
+  bool nominal = false;
+  std::vector<std::string> values;  // nominal only, in declared order
+};
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// Reads one token at `p`: a quoted string ('..' or ".."), or characters up to a delimiter.
+std::string token(std::string_view line, std::size_t& p, std::string_view delimiters) {
+  while (p < line.size() && (line[p] == ' ' || line[p] == '\t')) ++p;
+  std::string out;
+  if (p < line.size() && (line[p] == '\'' || line[p] == '"')) {
+    const char quote = line[p++];
+    while (p < line.size() && line[p] != quote) {
+      if (line[p] == '\\' && p + 1 < line.size()) ++p;
+      out += line[p++];
+    }
+    ++p;  // closing quote
+    return out;
+  }
+  while (p < line.size() && delimiters.find(line[p]) == std::string_view::npos) out += line[p++];
+  return std::string(readers::trim(out));
+}
+
+class ArffSource final : public glimpse::DataSource {
+ public:
+  static glimpse::PluginSpec spec() {
+    return {.name = "arff",
+            .kind = glimpse::PluginKind::data_source,
+            .summary = "reads Weka ARFF (numeric and nominal attributes, dense or sparse rows)",
+            .params = {
+                glimpse::ParamSpec::text("path", "", "the file, relative to the protocol's folder").mandatory(),
+                glimpse::ParamSpec::text("class_attribute", "last", "the class attribute: last, first or its name"),
+                glimpse::ParamSpec::choice("nominal", "one_hot", {"one_hot", "index"},
+                                           "how other nominal attributes become features: one 0/1 feature per "
+                                           "value, or the value's 0-based index"),
+                glimpse::ParamSpec::boolean("keep_empty_classes", false, "keep declared class values that no row has"),
+                readers::non_finite_param()}};
+  }
+  explicit ArffSource(const glimpse::ParamValues& params)
+      : path_(params.text("path")),
+        class_attribute_(params.text("class_attribute")),
+        one_hot_(params.text("nominal") == "one_hot"),
+        keep_empty_classes_(params.boolean("keep_empty_classes")),
+        non_finite_to_zero_(params.text("non_finite") == "zero") {}
+
+  glimpse::Dataset load(const glimpse::LoadContext& context) override {
+    const auto file = context.resolve(path_);
+    const std::string name = file.string();
+    const std::string text = readers::read_whole_file(file);
+    std::vector<Attribute> attributes;
+    bool in_data = false;
+    std::size_t label = 0;
+    std::vector<std::size_t> offset;  // first feature column of each attribute
+    std::int64_t d = 0;
+    std::vector<glimpse::Feature> values, row;
+    std::vector<std::int32_t> labels;  // index into the class attribute's declared values
+    std::vector<std::int64_t> label_lines;
+    readers::for_each_line(text, [&](std::int64_t line_number, std::string_view raw) {
+      const auto where = [&] { return name + ":" + std::to_string(line_number); };
+      const std::string_view line = readers::trim(raw);
+      if (line.empty() || line.front() == '%') return;
+      if (!in_data) {
+        std::size_t p = 0;
+        const std::string keyword = lower(token(line, p, " \t"));
+        if (keyword == "@relation") return;
+        if (keyword == "@attribute") {
+          Attribute a;
+          a.name = token(line, p, " \t{");
+          while (p < line.size() && (line[p] == ' ' || line[p] == '\t')) ++p;
+          if (p < line.size() && line[p] == '{') {
+            a.nominal = true;
+            ++p;
+            while (p < line.size() && line[p] != '}') {
+              a.values.push_back(token(line, p, ",}"));
+              if (p < line.size() && line[p] == ',') ++p;
+            }
+            if (p >= line.size()) throw Error(where(), "expected '}' closing the values of '" + a.name + "'");
+          } else {
+            const std::string type = lower(token(line, p, " \t"));
+            if (type != "numeric" && type != "real" && type != "integer")
+              throw Error(where(), "attribute '" + a.name + "': expected numeric, real, integer or {values}, got '" +
+                                       type + "' (string and date attributes are not supported)");
+          }
+          attributes.push_back(std::move(a));
+          return;
+        }
+        if (keyword == "@data") {
+          if (attributes.size() < 2) throw Error(where(), "expected at least 2 attributes before @data");
+          label = resolve_class(attributes, where());
+          if (!attributes[label].nominal)
+            throw Error(where(), "the class attribute '" + attributes[label].name + "' must be nominal ({...})");
+          for (std::size_t i = 0; i < attributes.size(); ++i) {
+            offset.push_back(static_cast<std::size_t>(d));
+            if (i == label) continue;
+            d += attributes[i].nominal && one_hot_ ? static_cast<std::int64_t>(attributes[i].values.size()) : 1;
+          }
+          in_data = true;
+          return;
+        }
+        throw Error(where(), "expected @relation, @attribute or @data, got '" + keyword + "'");
+      }
+      row.assign(static_cast<std::size_t>(d), 0.0f);
+      std::int32_t y = -1;
+      const auto set = [&](std::size_t a, const std::string& value) {
+        if (a >= attributes.size())
+          throw Error(where(),
+                      "attribute index " + std::to_string(a) + " outside 0.." + std::to_string(attributes.size() - 1));
+        const Attribute& attribute = attributes[a];
+        if (value == "?") {
+          if (a == label) throw Error(where(), "the class is missing ('?')");
+          if (!non_finite_to_zero_)
+            throw Error(where(), "attribute '" + attribute.name +
+                                     "': missing value ('?'; the source's non_finite parameter can read it as 0)");
+          return;
+        }
+        if (attribute.nominal) {
+          const auto it = std::find(attribute.values.begin(), attribute.values.end(), value);
+          if (it == attribute.values.end())
+            throw Error(where(),
+                        "attribute '" + attribute.name + "': '" + value + "' is not one of its declared values");
+          const auto index = static_cast<std::size_t>(it - attribute.values.begin());
+          if (a == label)
+            y = static_cast<std::int32_t>(index);
+          else if (one_hot_)
+            row[offset[a] + index] = 1.0f;
+          else
+            row[offset[a]] = static_cast<glimpse::Feature>(index);
+          return;
+        }
+        double v = 0;
+        if (!readers::parse_number(value, v))
+          throw Error(where(), "attribute '" + attribute.name + "': expected a number, got '" + value + "'");
+        if (!std::isfinite(v)) {
+          if (!non_finite_to_zero_)
+            throw Error(where(), "attribute '" + attribute.name + "': value is not finite ('" + value +
+                                     "'; the source's non_finite parameter can read it as 0)");
+          v = 0;
+        }
+        row[offset[a]] = static_cast<glimpse::Feature>(v);
+      };
+      std::size_t p = 0;
+      if (line.front() == '{') {  // sparse: omitted values are 0 (nominal: the first declared value)
+        for (std::size_t a = 0; a < attributes.size(); ++a)
+          if (attributes[a].nominal) set(a, attributes[a].values.front());
+        p = 1;
+        while (p < line.size() && line[p] != '}') {
+          const std::string index_text = token(line, p, " \t");
+          double index = 0;
+          if (!readers::parse_number(index_text, index) || index < 0 || index != std::floor(index))
+            throw Error(where(), "expected 'index value' pairs in a sparse row, got index '" + index_text + "'");
+          set(static_cast<std::size_t>(index), token(line, p, ",}"));
+          if (p < line.size() && line[p] == ',') ++p;
+        }
+      } else {
+        std::size_t a = 0;
+        while (p <= line.size()) {
+          if (a >= attributes.size())
+            throw Error(where(), "expected " + std::to_string(attributes.size()) + " values, got more");
+          set(a++, token(line, p, ","));
+          if (p >= line.size()) break;
+          ++p;  // the comma
+        }
+        if (a != attributes.size())
+          throw Error(where(), "expected " + std::to_string(attributes.size()) + " values, got " + std::to_string(a));
+      }
+      values.insert(values.end(), row.begin(), row.end());
+      labels.push_back(y);
+      label_lines.push_back(line_number);
+    });
+    if (!in_data) throw Error(name, "no @data section");
+    if (labels.empty()) throw Error(name, "no data rows");
+
+    // Classes: the class attribute's declared values in declared order (without unused ones by default).
+    const auto& declared = attributes[label].values;
+    std::vector<std::int32_t> class_of(declared.size(), -1);
+    std::vector<std::string> names;
+    for (std::size_t v = 0; v < declared.size(); ++v) {
+      const bool used =
+          keep_empty_classes_ || std::find(labels.begin(), labels.end(), static_cast<std::int32_t>(v)) != labels.end();
+      if (used) {
+        class_of[v] = static_cast<std::int32_t>(names.size());
+        names.push_back(declared[v]);
+      }
+    }
+    for (auto& y : labels) y = class_of[static_cast<std::size_t>(y)];
+    const auto n = static_cast<std::int64_t>(labels.size());
+    auto data = glimpse::Dataset::dense(n, static_cast<std::int32_t>(d), std::move(values), std::move(labels),
+                                        static_cast<std::int32_t>(names.size()));
+    data.class_names = std::move(names);
+    return data;
+  }
+
+ private:
+  std::size_t resolve_class(const std::vector<Attribute>& attributes, const std::string& where) const {
+    if (class_attribute_ == "last") return attributes.size() - 1;
+    if (class_attribute_ == "first") return 0;
+    std::string names;
+    for (std::size_t i = 0; i < attributes.size(); ++i) {
+      if (attributes[i].name == class_attribute_) return i;
+      names += (names.empty() ? "" : ", ") + attributes[i].name;
+    }
+    throw Error(where, "class_attribute: expected last, first or one of " + names + ", got '" + class_attribute_ + "'");
+  }
+
+  std::string path_, class_attribute_;
+  bool one_hot_, keep_empty_classes_, non_finite_to_zero_;
+};
+
+}  // namespace
+
+GLIMPSE_PLUGIN(ArffSource)
