@@ -54,6 +54,10 @@ template <>
 hid_t native_type<double>() {
   return H5T_NATIVE_DOUBLE;
 }
+template <>
+hid_t native_type<float>() {
+  return H5T_NATIVE_FLOAT;
+}
 template <class T>
 hid_t file_type();
 template <>
@@ -71,6 +75,10 @@ hid_t file_type<std::uint8_t>() {
 template <>
 hid_t file_type<double>() {
   return H5T_IEEE_F64LE;
+}
+template <>
+hid_t file_type<float>() {
+  return H5T_IEEE_F32LE;
 }
 
 Handle string_type() {
@@ -264,11 +272,41 @@ std::vector<T> read_vector(const Handle& parent, const std::string& name) {
 template void write_vector<std::int32_t>(const Handle&, const std::string&, std::span<const std::int32_t>);
 template void write_vector<std::int64_t>(const Handle&, const std::string&, std::span<const std::int64_t>);
 template void write_vector<std::uint8_t>(const Handle&, const std::string&, std::span<const std::uint8_t>);
+template void write_vector<float>(const Handle&, const std::string&, std::span<const float>);
 template void write_vector<double>(const Handle&, const std::string&, std::span<const double>);
 template std::vector<std::int32_t> read_vector<std::int32_t>(const Handle&, const std::string&);
 template std::vector<std::int64_t> read_vector<std::int64_t>(const Handle&, const std::string&);
 template std::vector<std::uint8_t> read_vector<std::uint8_t>(const Handle&, const std::string&);
+template std::vector<float> read_vector<float>(const Handle&, const std::string&);
 template std::vector<double> read_vector<double>(const Handle&, const std::string&);
+
+void write_matrix(const Handle& parent, const std::string& name, std::span<const float> values, std::int64_t rows,
+                  std::int64_t columns) {
+  const hsize_t dims[2] = {static_cast<hsize_t>(rows), static_cast<hsize_t>(columns)};
+  const Handle space(check(H5Screate_simple(2, dims, nullptr), "creating a dataspace"));
+  const Handle dataset(
+      check(H5Dcreate2(parent.id(), name.c_str(), H5T_IEEE_F32LE, space.id(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+            "creating dataset '" + name + "'"));
+  if (!values.empty())
+    check_status(H5Dwrite(dataset.id(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
+                 "writing dataset '" + name + "'");
+}
+
+std::vector<float> read_matrix(const Handle& parent, const std::string& name, std::int64_t& rows,
+                               std::int64_t& columns) {
+  const Handle dataset(check(H5Dopen2(parent.id(), name.c_str(), H5P_DEFAULT), "opening dataset '" + name + "'"));
+  const Handle space(check(H5Dget_space(dataset.id()), "reading the shape of '" + name + "'"));
+  if (H5Sget_simple_extent_ndims(space.id()) != 2) throw Error("HDF5: dataset '" + name + "' is not 2-D");
+  hsize_t dims[2] = {0, 0};
+  H5Sget_simple_extent_dims(space.id(), dims, nullptr);
+  rows = static_cast<std::int64_t>(dims[0]);
+  columns = static_cast<std::int64_t>(dims[1]);
+  std::vector<float> values(dims[0] * dims[1]);
+  if (!values.empty())
+    check_status(H5Dread(dataset.id(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
+                 "reading dataset '" + name + "'");
+  return values;
+}
 
 void write_text(const Handle& parent, const std::string& name, const std::string& text) {
   const Handle type = string_type();

@@ -57,11 +57,16 @@ std::int64_t read_int_attribute(const Handle& object, const std::string& name);
 double read_double_attribute(const Handle& object, const std::string& name);
 std::vector<std::string> attribute_names(const Handle& object);
 
-// 1-D datasets of int32, int64, uint8 or double; chunked with shuffle + deflate when long enough.
+// 1-D datasets of int32, int64, uint8, float or double; chunked with shuffle + deflate when long enough.
 template <class T>
 void write_vector(const Handle& parent, const std::string& name, std::span<const T> values);
 template <class T>
 std::vector<T> read_vector(const Handle& parent, const std::string& name);
+// Row-major n x columns float32 matrices, stored contiguous and uncompressed so they load at disk speed.
+void write_matrix(const Handle& parent, const std::string& name, std::span<const float> values, std::int64_t rows,
+                  std::int64_t columns);
+std::vector<float> read_matrix(const Handle& parent, const std::string& name, std::int64_t& rows,
+                               std::int64_t& columns);
 // A scalar variable-length UTF-8 string dataset (for large text such as the protocol).
 void write_text(const Handle& parent, const std::string& name, const std::string& text);
 std::string read_text(const Handle& parent, const std::string& name);

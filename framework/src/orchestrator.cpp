@@ -12,6 +12,7 @@
 #include <numeric>
 #include <thread>
 
+#include "dataset_cache.hpp"
 #include "glimpse/error.hpp"
 #include "glimpse/interfaces.hpp"
 #include "glimpse/random.hpp"
@@ -185,15 +186,18 @@ fs::path default_output(const Protocol& protocol) {
 std::vector<std::shared_ptr<const Dataset>> load_datasets(const Protocol& protocol) {
   std::vector<std::shared_ptr<const Dataset>> result;
   for (const auto& use : protocol.datasets) {
-    const LoadContext context{protocol.base_dir, use.where};
-    auto source = create_as<DataSource>(use.source, use.source.resolve(0, nullptr));
     Dataset data;
-    try {
-      data = source->load(context);
-    } catch (const Error& e) {
-      const std::string message = e.what();
-      // Readers already name the file and line; add which dataset of the protocol it was.
-      throw Error(use.where + " (source '" + use.source.name() + "')", message);
+    if (use.cached) {
+      data = load_cached_dataset(use.name, use.where + ".name");
+    } else {
+      const LoadContext context{protocol.base_dir, use.where};
+      auto source = create_as<DataSource>(use.source, use.source.resolve(0, nullptr));
+      try {
+        data = source->load(context);
+      } catch (const Error& e) {
+        // Readers already name the file and line; add which dataset of the protocol it was.
+        throw Error(use.where + " (source '" + use.source.name() + "')", e.what());
+      }
     }
     const ProblemShape raw_shape{data.size(), data.dim(), data.num_classes()};
     for (const auto& transform : use.transforms) {

@@ -229,10 +229,20 @@ Protocol parse_protocol(const std::string& text, const std::string& file, const 
   for (const auto& [path, node] : r.list(root, "datasets", true)) {
     DatasetUse data;
     data.where = r.at(path);
-    data.source =
-        r.plugin_use(*node, path, PluginKind::data_source, "source", {"name", "source", "params", "transforms"});
-    data.name = data.source.name();
-    if (const auto* n = r.child(*node, "name")) data.name = r.value(*n, path + ".name", "a dataset name");
+    if (!is_object(*node))
+      r.fail(path, "expected {\"name\": INSTALLED_DATASET} or {\"source\": PLUGIN, \"params\": {...}}");
+    if (r.child(*node, "source")) {
+      data.source =
+          r.plugin_use(*node, path, PluginKind::data_source, "source", {"name", "source", "params", "transforms"});
+      data.name = data.source.name();
+      if (const auto* n = r.child(*node, "name")) data.name = r.value(*n, path + ".name", "a dataset name");
+    } else {
+      r.only_keys(*node, path, {"name", "transforms"});
+      const auto* n = r.child(*node, "name");
+      if (!n) r.fail(path, "expected \"name\" (an installed dataset, see 'glimpse datasets list') or \"source\"");
+      data.name = r.value(*n, path + ".name", "a dataset name");
+      data.cached = true;
+    }
     if (!dataset_names.insert(data.name).second)
       r.fail(path + ".name", "dataset name '" + data.name + "' is used twice; give each a distinct \"name\"");
     for (const auto& [t_path, t_node] : r.list(*node, "transforms", false))

@@ -40,6 +40,7 @@ struct PluginUse {
 struct DatasetUse {
   std::string name;
   std::string where;
+  bool cached = false;  // {"name": "vehicle"}: the installed dataset of that name; else `source`
   PluginUse source;
   std::vector<PluginUse> transforms;
 };

@@ -1,0 +1,181 @@
+// Dataset cache files: /X (n x d float32) or /indptr, /indices, /values (CSR); /y (int32, 1..K); metadata
+// as root attributes.
+#include "dataset_cache.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "glimpse/error.hpp"
+#include "hdf5.hpp"
+
+namespace glimpse {
+namespace fs = std::filesystem;
+
+fs::path dataset_cache_dir() {
+  if (const char* data = std::getenv("GLIMPSE_DATA"); data && *data) return data;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return fs::path(xdg) / "glimpse" / "datasets";
+  const char* home = std::getenv("HOME");
+  return fs::path(home && *home ? home : "/tmp") / ".cache" / "glimpse" / "datasets";
+}
+
+fs::path cached_dataset_file(const std::string& name) { return dataset_cache_dir() / (name + ".h5"); }
+
+namespace {
+class Fnv {
+ public:
+  void add(const void* data, std::size_t size) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (std::size_t i = 0; i < size; ++i) {
+      h_ ^= p[i];
+      h_ *= 0x100000001b3ULL;
+    }
+  }
+  template <class T>
+  void add_all(std::span<const T> values) {
+    add(values.data(), values.size_bytes());
+  }
+  std::string hex() const {
+    char buffer[17];
+    std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(h_));
+    return buffer;
+  }
+
+ private:
+  std::uint64_t h_ = 0xcbf29ce484222325ULL;
+};
+
+std::string join_lines(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : "\n") + item;
+  return out;
+}
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> items;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const auto end = text.find('\n', start);
+    items.push_back(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return items;
+}
+}  // namespace
+
+std::string dataset_checksum(const Dataset& data) {
+  Fnv h;
+  const std::int64_t shape[3] = {data.size(), data.dim(), data.num_classes()};
+  h.add(shape, sizeof shape);
+  h.add_all(data.labels());
+  if (data.is_dense()) {
+    for (std::int64_t i = 0; i < data.size(); ++i) h.add_all(data.row(i).stored_values());
+  } else {
+    h.add_all(data.row_offsets());
+    h.add_all(data.column_indices());
+    for (std::int64_t i = 0; i < data.size(); ++i) h.add_all(data.row(i).stored_values());
+  }
+  return h.hex();
+}
+
+std::vector<std::int64_t> class_counts(const Dataset& data) {
+  std::vector<std::int64_t> counts(static_cast<std::size_t>(data.num_classes()), 0);
+  for (const auto y : data.labels()) ++counts[static_cast<std::size_t>(y)];
+  return counts;
+}
+
+void save_cached_dataset(const Dataset& data, const std::string& name, const DatasetOrigin& origin) {
+  const fs::path file = cached_dataset_file(name);
+  fs::create_directories(file.parent_path());
+  const fs::path temporary(file.string() + ".tmp");
+  {
+    const h5::Handle f = h5::create_file(temporary);
+    h5::write_attribute(f, "format", std::string("glimpse-dataset"));
+    h5::write_attribute(f, "format_version", std::int64_t{1});
+    h5::write_attribute(f, "name", name);
+    h5::write_attribute(f, "n", data.size());
+    h5::write_attribute(f, "d", std::int64_t{data.dim()});
+    h5::write_attribute(f, "K", std::int64_t{data.num_classes()});
+    h5::write_attribute(f, "layout", std::string(data.is_dense() ? "dense" : "csr"));
+    h5::write_attribute(f, "class_names", join_lines(data.class_names));
+    h5::write_attribute(f, "checksum", dataset_checksum(data));
+    h5::write_attribute(f, "package", origin.package);
+    h5::write_attribute(f, "package_version", origin.package_version);
+    h5::write_attribute(f, "files", origin.files);
+    h5::write_attribute(f, "description", origin.description);
+    std::vector<std::int32_t> y(data.labels().begin(), data.labels().end());
+    for (auto& label : y) ++label;  // 1..K on disk, as in every data file
+    h5::write_vector<std::int32_t>(f, "y", y);
+    std::vector<float> values;
+    values.reserve(static_cast<std::size_t>(data.stored_values()));
+    for (std::int64_t i = 0; i < data.size(); ++i) {
+      const auto row = data.row(i).stored_values();
+      values.insert(values.end(), row.begin(), row.end());
+    }
+    if (data.is_dense()) {
+      h5::write_matrix(f, "X", values, data.size(), data.dim());
+    } else {
+      h5::write_vector<std::int64_t>(f, "indptr", data.row_offsets());
+      h5::write_vector<std::int32_t>(f, "indices", data.column_indices());
+      h5::write_vector<float>(f, "values", values);
+    }
+  }
+  fs::rename(temporary, file);
+}
+
+Dataset load_cached_dataset(const std::string& name, const std::string& where) {
+  const fs::path file = cached_dataset_file(name);
+  if (!fs::exists(file))
+    throw Error(where, "dataset '" + name + "' is not installed (no " + file.string() +
+                           "); install it with: glimpse datasets install " + name);
+  const h5::Handle f = h5::open_file(file, false);
+  if (!h5::has_attribute(f, "format") || h5::read_string_attribute(f, "format") != "glimpse-dataset")
+    throw Error(file.string(), "is not a glimpse dataset file; reinstall it with: glimpse datasets install " + name);
+  const auto k = static_cast<std::int32_t>(h5::read_int_attribute(f, "K"));
+  const auto d = static_cast<std::int32_t>(h5::read_int_attribute(f, "d"));
+  std::vector<std::int32_t> y = h5::read_vector<std::int32_t>(f, "y");
+  for (auto& label : y) --label;
+  Dataset data;
+  if (h5::read_string_attribute(f, "layout") == "dense") {
+    std::int64_t rows = 0, columns = 0;
+    auto values = h5::read_matrix(f, "X", rows, columns);
+    data = Dataset::dense(rows, static_cast<std::int32_t>(columns), std::move(values), std::move(y), k);
+  } else {
+    data = Dataset::sparse(d, h5::read_vector<std::int64_t>(f, "indptr"), h5::read_vector<std::int32_t>(f, "indices"),
+                           h5::read_vector<float>(f, "values"), std::move(y), k);
+  }
+  data.class_names = split_lines(h5::read_string_attribute(f, "class_names"));
+  return data;
+}
+
+std::vector<CachedDatasetInfo> list_cached_datasets() {
+  std::vector<CachedDatasetInfo> result;
+  const fs::path dir = dataset_cache_dir();
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return result;
+  std::vector<fs::path> files;
+  for (const auto& item : fs::directory_iterator(dir, ec))
+    if (item.path().extension() == ".h5") files.push_back(item.path());
+  std::sort(files.begin(), files.end());
+  for (const auto& file : files) {
+    try {
+      const h5::Handle f = h5::open_file(file, false);
+      CachedDatasetInfo info;
+      info.name = h5::read_string_attribute(f, "name");
+      info.n = h5::read_int_attribute(f, "n");
+      info.d = static_cast<std::int32_t>(h5::read_int_attribute(f, "d"));
+      info.k = static_cast<std::int32_t>(h5::read_int_attribute(f, "K"));
+      info.dense = h5::read_string_attribute(f, "layout") == "dense";
+      info.checksum = h5::read_string_attribute(f, "checksum");
+      info.origin = {h5::read_string_attribute(f, "package"), h5::read_string_attribute(f, "package_version"),
+                     h5::read_string_attribute(f, "files"), h5::read_string_attribute(f, "description")};
+      info.file = file;
+      result.push_back(std::move(info));
+    } catch (const Error&) {
+      // not a dataset file: ignore it
+    }
+  }
+  return result;
+}
+
+}  // namespace glimpse

@@ -1,0 +1,41 @@
+// The local dataset cache: converted datasets stored as HDF5, loaded by name ({"name": "vehicle"} in a
+// protocol). Location: $GLIMPSE_DATA, else $XDG_CACHE_HOME/glimpse/datasets, else ~/.cache/glimpse/datasets.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "glimpse/dataset.hpp"
+
+namespace glimpse {
+
+struct DatasetOrigin {
+  std::string package, package_version, files, description;
+};
+
+struct CachedDatasetInfo {
+  std::string name;
+  std::int64_t n = 0;
+  std::int32_t d = 0, k = 0;
+  bool dense = true;
+  std::string checksum;
+  DatasetOrigin origin;
+  std::filesystem::path file;
+};
+
+std::filesystem::path dataset_cache_dir();
+std::filesystem::path cached_dataset_file(const std::string& name);
+
+// 16 hex digits over the shape, labels, values and sparse structure: identical data, identical checksum.
+std::string dataset_checksum(const Dataset& data);
+// Per-class row counts, classes 1..K in order.
+std::vector<std::int64_t> class_counts(const Dataset& data);
+
+// Writes atomically (temporary file, then rename).
+void save_cached_dataset(const Dataset& data, const std::string& name, const DatasetOrigin& origin);
+// Throws Error naming `where` and saying how to install it when the dataset is not in the cache.
+Dataset load_cached_dataset(const std::string& name, const std::string& where);
+std::vector<CachedDatasetInfo> list_cached_datasets();
+
+}  // namespace glimpse

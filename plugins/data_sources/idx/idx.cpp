@@ -1,0 +1,87 @@
+// IDX files as MNIST and Fashion-MNIST ship them: an images file (unsigned bytes, n x rows x cols) and a
+// labels file (unsigned bytes, n), gzip-compressed or not. Pixels are read as their raw values 0..255.
+#include <glimpse/glimpse.hpp>
+#include <glimpse/readers/text_input.hpp>
+
+namespace {
+
+using glimpse::Error;
+namespace readers = glimpse::readers;
+
+struct IdxArray {
+  std::vector<std::int64_t> shape;
+  std::string bytes;  // the whole file; the data starts at `offset`
+  std::size_t offset = 0;
+};
+
+IdxArray read_idx(const std::filesystem::path& file, std::size_t expected_dims) {
+  IdxArray a;
+  a.bytes = readers::read_whole_file(file);
+  const auto& b = a.bytes;
+  const std::string name = file.string();
+  if (b.size() < 4 || b[0] != 0 || b[1] != 0)
+    throw Error(name,
+                "byte offset 0: expected the IDX magic number 0x0000TTDD, the file does not start with two zero bytes");
+  if (static_cast<unsigned char>(b[2]) != 0x08)
+    throw Error(name, "byte offset 2: expected data type 0x08 (unsigned byte), got 0x" +
+                          std::to_string(static_cast<unsigned char>(b[2])));
+  const std::size_t dims = static_cast<unsigned char>(b[3]);
+  if (dims != expected_dims)
+    throw Error(
+        name, "byte offset 3: expected " + std::to_string(expected_dims) + " dimensions, got " + std::to_string(dims));
+  if (b.size() < 4 + 4 * dims) throw Error(name, "the header is truncated");
+  std::int64_t count = 1;
+  for (std::size_t i = 0; i < dims; ++i) {
+    const auto* p = reinterpret_cast<const unsigned char*>(b.data() + 4 + 4 * i);
+    const std::int64_t size = (std::int64_t{p[0]} << 24) | (p[1] << 16) | (p[2] << 8) | p[3];
+    a.shape.push_back(size);
+    count *= size;
+  }
+  a.offset = 4 + 4 * dims;
+  if (static_cast<std::int64_t>(b.size() - a.offset) != count)
+    throw Error(name, "expected " + std::to_string(count) + " data bytes after the header, got " +
+                          std::to_string(b.size() - a.offset));
+  return a;
+}
+
+class IdxSource final : public glimpse::DataSource {
+ public:
+  static glimpse::PluginSpec spec() {
+    return {.name = "idx",
+            .kind = glimpse::PluginKind::data_source,
+            .summary = "reads an IDX images file and its labels file (MNIST, Fashion-MNIST; .gz or not)",
+            .params = {glimpse::ParamSpec::text("images", "", "the images file (n x rows x cols bytes)").mandatory(),
+                       glimpse::ParamSpec::text("labels", "", "the labels file (n bytes)").mandatory()}};
+  }
+  explicit IdxSource(const glimpse::ParamValues& params)
+      : images_(params.text("images")), labels_(params.text("labels")) {}
+
+  glimpse::Dataset load(const glimpse::LoadContext& context) override {
+    const auto images_file = context.resolve(images_), labels_file = context.resolve(labels_);
+    const IdxArray images = read_idx(images_file, 3);
+    const IdxArray labels = read_idx(labels_file, 1);
+    const std::int64_t n = images.shape[0];
+    if (labels.shape[0] != n)
+      throw Error(labels_file.string(), "holds " + std::to_string(labels.shape[0]) + " labels, but " +
+                                            images_file.string() + " holds " + std::to_string(n) + " images");
+    const std::int64_t d = images.shape[1] * images.shape[2];
+    std::vector<glimpse::Feature> values(static_cast<std::size_t>(n * d));
+    const auto* pixels = reinterpret_cast<const unsigned char*>(images.bytes.data() + images.offset);
+    for (std::size_t i = 0; i < values.size(); ++i) values[i] = pixels[i];
+    readers::RawLabels raw;
+    const auto* y = reinterpret_cast<const unsigned char*>(labels.bytes.data() + labels.offset);
+    for (std::int64_t i = 0; i < n; ++i) raw.add(std::to_string(y[i]), i + 1);
+    auto classes = readers::assign_classes(raw, 0, labels_file.string());
+    auto data = glimpse::Dataset::dense(n, static_cast<std::int32_t>(d), std::move(values), std::move(classes.labels),
+                                        static_cast<std::int32_t>(classes.names.size()));
+    data.class_names = std::move(classes.names);
+    return data;
+  }
+
+ private:
+  std::string images_, labels_;
+};
+
+}  // namespace
+
+GLIMPSE_PLUGIN(IdxSource)
