@@ -1,0 +1,106 @@
+// The dataset cache and catalog installation, on data made here (no package download).
+#include "dataset_cache.hpp"
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "dataset_catalog.hpp"
+#include "orchestrator.hpp"
+#include "support.hpp"
+
+namespace glimpse::test {
+namespace {
+
+class DatasetCache : public ::testing::Test {
+ protected:
+  TempDir dir;
+  void SetUp() override { ::setenv("GLIMPSE_DATA", (dir.path() / "cache").c_str(), 1); }
+  void TearDown() override { ::unsetenv("GLIMPSE_DATA"); }
+};
+
+TEST_F(DatasetCache, DenseAndSparseDatasetsRoundTripWithTheirChecksum) {
+  Dataset dense = Dataset::dense(3, 2, {1, 2, 3, 4, 5, 6}, {0, 2, 1}, 3);
+  dense.class_names = {"a", "b", "c"};
+  save_cached_dataset(dense, "small", {"pkg", "1.0", "/x", "a test"});
+  const Dataset back = load_cached_dataset("small", "here");
+  EXPECT_EQ(dataset_checksum(back), dataset_checksum(dense));
+  EXPECT_EQ(back.class_names, dense.class_names);
+  EXPECT_EQ(back.label(1), 2);
+  EXPECT_EQ(back.row(2).values[1], 6.0f);
+
+  Dataset sparse = Dataset::sparse(5, {0, 2, 2, 3}, {0, 4, 2}, {1.5f, -1, 2}, {1, 0, 1}, 2);
+  save_cached_dataset(sparse, "sparse", {});
+  const Dataset sparse_back = load_cached_dataset("sparse", "here");
+  EXPECT_FALSE(sparse_back.is_dense());
+  EXPECT_EQ(dataset_checksum(sparse_back), dataset_checksum(sparse));
+  EXPECT_EQ(sparse_back.row(1).nnz, 0);
+
+  Dataset changed = dense;
+  changed.mutable_values()[0] = 1.5f;
+  EXPECT_NE(dataset_checksum(changed), dataset_checksum(dense));
+  const auto listed = list_cached_datasets();
+  ASSERT_EQ(listed.size(), 2u);
+  EXPECT_EQ(listed[0].name, "small");
+  EXPECT_EQ(listed[0].origin.package, "pkg");
+}
+
+TEST_F(DatasetCache, AMissingDatasetSaysHowToInstallIt) {
+  const auto message = error_of([] { load_cached_dataset("vehicle", "x.json: datasets[0].name"); });
+  EXPECT_EQ(message.rfind("x.json: datasets[0].name: dataset 'vehicle' is not installed (no ", 0), 0u) << message;
+  EXPECT_NE(message.find("install it with: glimpse datasets install vehicle"), std::string::npos);
+}
+
+std::string catalog_for(const std::filesystem::path& csv, const std::string& counts, const std::string& checksum) {
+  return R"({"datasets": [{"name": "tiny", "package": "none", "package_version": "0",
+    "files": [")" +
+         csv.string() + R"("], "reader": {"name": "csv", "params": {"header": "no"}, "file_params": ["path"]},
+    "rows": [2, 4], "expect": {"n": 3, "d": 2, "K": 2, "class_counts": )" +
+         counts + R"(, "checksum": ")" + checksum + R"("}}]})";
+}
+
+TEST_F(DatasetCache, InstallChecksTheCatalogAndProtocolsLoadTheResult) {
+  const auto csv = dir.path() / "tiny.csv";
+  { std::ofstream(csv) << "0,0,1\n1,2,1\n3,4,2\n5,6,1\n7,8,2\n"; }
+  std::ostringstream log;
+  // Wrong expectations: every difference is named.
+  const auto wrong = parse_catalog(catalog_for(csv, "[1, 1]", "0000000000000000"), "c.json");
+  const auto message = error_of([&] { install_datasets(wrong, {"tiny"}, registry(), log); });
+  EXPECT_NE(message.find("dataset 'tiny': the converted data differ from the catalog:"), std::string::npos) << message;
+  EXPECT_NE(message.find("class counts are [2, 1], expected [1, 1]"), std::string::npos) << message;
+  EXPECT_NE(message.find("checksum is "), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(cached_dataset_file("tiny")));
+  // Rows 2-4 of the file: labels 1, 2, 1 -> classes [2, 1]; the checksum of exactly those rows.
+  Dataset expected = Dataset::dense(3, 2, {1, 2, 3, 4, 5, 6}, {0, 1, 0}, 2);
+  const auto right = parse_catalog(catalog_for(csv, "[2, 1]", dataset_checksum(expected)), "c.json");
+  const auto report = install_datasets(right, {}, registry(), log);
+  EXPECT_EQ(report.installed, (std::vector<std::string>{"tiny"}));
+  EXPECT_EQ(install_datasets(right, {"tiny"}, registry(), log).already_installed, (std::vector<std::string>{"tiny"}));
+  EXPECT_EQ(error_of([&] { install_datasets(right, {"nope"}, registry(), log); }),
+            "unknown dataset 'nope'; the catalog has: tiny");
+
+  const Protocol p = parse_protocol(R"({"datasets": [{"name": "tiny", "transforms": [{"name": "l2_normalize"}]}],
+      "oracle": {"name": "full"}, "learners": [{"name": "spa"}], "metrics": [{"name": "mistakes"}]})",
+                                    "p.json", dir.path(), registry());
+  const auto loaded = load_datasets(p);
+  ASSERT_EQ(loaded.size(), 1u);
+  EXPECT_EQ(loaded[0]->size(), 3);
+  EXPECT_NEAR(loaded[0]->row(0).squared_norm(), 1.0, 1e-6);
+}
+
+TEST(Catalog, TheBuiltInCatalogIsCompleteAndConsistent) {
+  const auto& catalog = builtin_catalog();
+  for (const char* name : {"vehicle", "shuttle", "satimage", "satimage_test", "letter", "segment", "vowel", "glass",
+                           "dna", "iris", "wine", "digits", "fashion_mnist", "fashion_mnist_test"})
+    EXPECT_TRUE(std::any_of(catalog.begin(), catalog.end(), [&](const auto& e) { return e.name == name; })) << name;
+  for (const auto& e : catalog) {
+    std::int64_t total = 0;
+    for (auto c : e.class_counts) total += c;
+    EXPECT_EQ(total, e.n) << e.name;
+    EXPECT_EQ(static_cast<std::int32_t>(e.class_counts.size()), e.k) << e.name;
+    EXPECT_EQ(e.checksum.size(), 16u) << e.name;
+  }
+}
+
+}  // namespace
+}  // namespace glimpse::test
