@@ -92,20 +92,12 @@ const Dataset& dataset(bool sparse) {
   return sparse ? sparse_data : dense_data;
 }
 
-// The order run_rounds uses for pass 0 with order_key 0, so both benchmarks see the same sequence.
-std::vector<std::int64_t> shuffled_order(std::int64_t n) {
-  std::vector<std::int64_t> order(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i) order[i] = i;
-  Rng rng(derive_key(0, 0));
-  for (std::int64_t i = n - 1; i > 0; --i) std::swap(order[i], order[rng.below(static_cast<std::uint64_t>(i + 1))]);
-  return order;
-}
-
 // Bare learner: a fresh model, then predict + learn with the true label over one shuffled pass, with the
 // same one-row-ahead prefetch as run_rounds; no oracle, metrics or trace. One iteration = one pass.
 void BM_Learner(benchmark::State& state, const std::string& learner_name, bool sparse, const std::string& precision) {
   const Dataset& data = dataset(sparse);
-  const auto order = shuffled_order(data.size());
+  std::vector<std::int64_t> order(static_cast<std::size_t>(data.size()));
+  fill_stream_order(order, 0, 0, true);  // the order BM_RoundLoop's run_rounds uses (order_key 0, pass 0)
   auto learner = make<Learner>(learner_name, {{"precision", precision}});
   Prediction pred;
   pred.scores.resize(static_cast<std::size_t>(data.num_classes()));

@@ -39,7 +39,7 @@ std::unique_ptr<Kind> create_as(const PluginUse& use, const ParamValues& params)
 // Everything about a dataset that runs share: the data and the resolved parameters of the plugins that
 // are the same for every run on it.
 struct DatasetPlan {
-  std::shared_ptr<const Dataset> data;
+  PreparedDataset data;
   ProblemShape shape;
   ParamValues oracle_params, query_rule_params;
   std::vector<ParamValues> metric_params;
@@ -49,10 +49,16 @@ struct DatasetPlan {
 // dataset) only, so runs sharing them are paired; the learner's own stream adds learner and parameters.
 struct StreamKeys {
   std::uint64_t order, oracle, query, learner;
+  static std::uint64_t dataset_key(std::uint64_t seed, const std::string& dataset) {
+    return derive_key(derive_key(mix64(seed), hash_name("glimpse.dataset")), hash_name(dataset));
+  }
+  static std::uint64_t order_key(std::uint64_t seed, const std::string& dataset) {
+    return derive_key(dataset_key(seed, dataset), hash_name("order"));
+  }
   StreamKeys(std::uint64_t seed, const std::string& dataset, const std::string& learner_name,
              const std::string& params) {
-    const std::uint64_t data = derive_key(derive_key(mix64(seed), hash_name("glimpse.dataset")), hash_name(dataset));
-    order = derive_key(data, hash_name("order"));
+    const std::uint64_t data = dataset_key(seed, dataset);
+    order = order_key(seed, dataset);
     oracle = derive_key(data, hash_name("oracle"));
     query = derive_key(data, hash_name("query_rule"));
     learner = derive_key(derive_key(data, hash_name(learner_name)), hash_name(params));
@@ -124,12 +130,7 @@ bool run_rounds(const RoundLoopInputs& in, RunRecord& record) {
   std::int64_t t = 0;
   std::int64_t reported_rounds = 0;
   for (std::int64_t pass = 0; pass < in.passes; ++pass) {
-    std::iota(order.begin(), order.end(), std::int64_t{0});
-    if (in.shuffle) {
-      Rng rng(derive_key(in.order_key, static_cast<std::uint64_t>(pass)));
-      for (std::int64_t i = n - 1; i > 0; --i)
-        std::swap(order[static_cast<std::size_t>(i)], order[rng.below(static_cast<std::uint64_t>(i + 1))]);
-    }
+    fill_stream_order(order, in.order_key, pass, in.shuffle);
     for (std::size_t position = 0; position < order.size(); ++position) {
       const std::int64_t row = order[position];
       ++t;
@@ -183,9 +184,22 @@ fs::path default_output(const Protocol& protocol) {
   return fs::path("runs") / ((protocol.name.empty() ? std::string("protocol") : protocol.name) + ".h5");
 }
 
-std::vector<std::shared_ptr<const Dataset>> load_datasets(const Protocol& protocol) {
-  std::vector<std::shared_ptr<const Dataset>> result;
+const Dataset& PreparedDataset::for_seed(std::uint64_t seed) const {
+  if (by_seed.empty()) return *shared;
+  return *by_seed.at(seed);
+}
+
+void fill_stream_order(std::span<std::int64_t> order, std::uint64_t order_key, std::int64_t pass, bool shuffle) {
+  std::iota(order.begin(), order.end(), std::int64_t{0});
+  if (!shuffle) return;
+  Rng rng(derive_key(order_key, static_cast<std::uint64_t>(pass)));
+  for (std::size_t i = order.size() - 1; i > 0; --i) std::swap(order[i], order[rng.below(i + 1)]);
+}
+
+std::vector<PreparedDataset> prepare_datasets(const Protocol& protocol) {
+  std::vector<PreparedDataset> result;
   for (const auto& use : protocol.datasets) {
+    const std::string where = use.where + " (dataset '" + use.name + "')";
     Dataset data;
     if (use.cached) {
       data = load_cached_dataset(use.name, use.where + ".name");
@@ -200,12 +214,31 @@ std::vector<std::shared_ptr<const Dataset>> load_datasets(const Protocol& protoc
       }
     }
     const ProblemShape raw_shape{data.size(), data.dim(), data.num_classes()};
-    for (const auto& transform : use.transforms) {
-      auto t = create_as<Transform>(transform, transform.resolve(0, &raw_shape));
-      t->apply(data);
+    std::vector<std::unique_ptr<Transform>> transforms;
+    for (const auto& transform : use.transforms)
+      transforms.push_back(create_as<Transform>(transform, transform.resolve(0, &raw_shape)));
+    // Transforms before the first per-seed one run once; from there on, once per seed on a copy.
+    std::size_t first_per_seed = 0;
+    while (first_per_seed < transforms.size() && !transforms[first_per_seed]->per_seed())
+      transforms[first_per_seed++]->apply(data, {});
+    PreparedDataset prepared;
+    if (first_per_seed == transforms.size()) {
+      data.validate(where);
+      prepared.shared = std::make_shared<const Dataset>(std::move(data));
+    } else {
+      std::vector<std::int64_t> order(static_cast<std::size_t>(data.size()));
+      for (const auto seed : protocol.seeds) {
+        Dataset copy = data;
+        fill_stream_order(order, StreamKeys::order_key(seed, use.name), 0, protocol.shuffle);
+        for (std::size_t i = first_per_seed; i < transforms.size(); ++i) {
+          const std::uint64_t key = derive_key(derive_key(StreamKeys::dataset_key(seed, use.name), hash_name("transform")), i);
+          transforms[i]->apply(copy, {seed, key, order});
+        }
+        copy.validate(where + ", seed " + std::to_string(seed));
+        prepared.by_seed.emplace(seed, std::make_shared<const Dataset>(std::move(copy)));
+      }
     }
-    data.validate(use.where + " (dataset '" + use.name + "')");
-    result.push_back(std::make_shared<const Dataset>(std::move(data)));
+    result.push_back(std::move(prepared));
   }
   return result;
 }
@@ -218,9 +251,10 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
   // Load every dataset once and resolve every value before starting any run.
   std::vector<DatasetPlan> plans;
   std::vector<ProblemShape> shapes;
-  for (auto& data : load_datasets(protocol)) {
+  for (auto& data : prepare_datasets(protocol)) {
     DatasetPlan plan;
-    plan.shape = {data->size(), data->dim(), data->num_classes()};
+    const Dataset& first = data.for_seed(protocol.seeds.front());
+    plan.shape = {first.size(), first.dim(), first.num_classes()};
     plan.data = std::move(data);
     plan.oracle_params = protocol.oracle.resolve(0, &plan.shape);
     if (protocol.query_rule) plan.query_rule_params = protocol.query_rule->resolve(0, &plan.shape);
@@ -249,7 +283,7 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
 
   const auto execute = [&](const RunSpec& run) -> bool {
     const DatasetPlan& plan = plans[static_cast<std::size_t>(run.dataset)];
-    const Dataset& data = *plan.data;
+    const Dataset& data = plan.data.for_seed(run.seed);
     const DatasetUse& dataset_use = protocol.datasets[static_cast<std::size_t>(run.dataset)];
     const PluginUse& learner_use = protocol.learners[static_cast<std::size_t>(run.learner)];
     const std::string params_json = run.learner_params.to_json();

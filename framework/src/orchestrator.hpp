@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
+#include <span>
 #include <memory>
 #include <optional>
 #include <string>
@@ -60,8 +62,18 @@ bool run_rounds(const RoundLoopInputs& inputs, RunRecord& record);
 // The output file a protocol writes to when no --output is given.
 std::filesystem::path default_output(const Protocol& protocol);
 
-// Loads (and transforms) the protocol's datasets, in order.
-std::vector<std::shared_ptr<const Dataset>> load_datasets(const Protocol& protocol);
+// A protocol dataset, loaded and transformed: one copy shared by every run, or, when a transform is per
+// seed, one copy per seed shared by the runs with that seed.
+struct PreparedDataset {
+  std::shared_ptr<const Dataset> shared;
+  std::map<std::uint64_t, std::shared_ptr<const Dataset>> by_seed;
+  const Dataset& for_seed(std::uint64_t seed) const;
+};
+std::vector<PreparedDataset> prepare_datasets(const Protocol& protocol);
+
+// The order in which a run visits the rows in pass `pass`: a permutation drawn from (order_key, pass), or
+// the file order when not shuffling. Runs with the same seed and dataset share the key.
+void fill_stream_order(std::span<std::int64_t> order, std::uint64_t order_key, std::int64_t pass, bool shuffle);
 
 SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options);
 

@@ -82,10 +82,10 @@ TEST_F(DatasetCache, InstallChecksTheCatalogAndProtocolsLoadTheResult) {
   const Protocol p = parse_protocol(R"({"datasets": [{"name": "tiny", "transforms": [{"name": "l2_normalize"}]}],
       "oracle": {"name": "full"}, "learners": [{"name": "spa"}], "metrics": [{"name": "mistakes"}]})",
                                     "p.json", dir.path(), registry());
-  const auto loaded = load_datasets(p);
+  const auto loaded = prepare_datasets(p);
   ASSERT_EQ(loaded.size(), 1u);
-  EXPECT_EQ(loaded[0]->size(), 3);
-  EXPECT_NEAR(loaded[0]->row(0).squared_norm(), 1.0, 1e-6);
+  EXPECT_EQ(loaded[0].shared->size(), 3);
+  EXPECT_NEAR(loaded[0].shared->row(0).squared_norm(), 1.0, 1e-6);
 }
 
 TEST(Catalog, TheBuiltInCatalogIsCompleteAndConsistent) {

@@ -69,20 +69,20 @@ TEST(Oracles, FullGivesTheLabelBanditOnlyCorrectness) {
 
 TEST(Transforms, L2NormalizeAndMinmaxScale) {
   Dataset d = Dataset::dense(3, 2, {3, 4, 0, 0, 1, -1}, {0, 1, 0}, 2);
-  make<Transform>("minmax_scale")->apply(d);
+  make<Transform>("minmax_scale")->apply(d, {});
   // Feature 0 spans [0, 3], feature 1 spans [-1, 4].
   EXPECT_EQ(std::vector<float>(d.row(0).values, d.row(0).values + 2), (std::vector<float>{1, 1}));
   EXPECT_NEAR(d.row(1).values[0], -1.0, 1e-6);
   EXPECT_NEAR(d.row(1).values[1], -1.0 + 2.0 / 5, 1e-6);
   EXPECT_NEAR(d.row(2).values[0], -1.0 + 2.0 / 3, 1e-6);
   EXPECT_NEAR(d.row(2).values[1], -1.0, 1e-6);
-  make<Transform>("l2_normalize")->apply(d);
+  make<Transform>("l2_normalize")->apply(d, {});
   for (std::int64_t i = 0; i < 3; ++i) EXPECT_NEAR(d.row(i).squared_norm(), 1.0, 1e-6);
   Dataset zero = Dataset::dense(1, 2, {0, 0}, {0}, 2);
-  make<Transform>("l2_normalize")->apply(zero);
+  make<Transform>("l2_normalize")->apply(zero, {});
   EXPECT_EQ(zero.row(0).values[0], 0.0f);
   Dataset constant = Dataset::dense(2, 1, {5, 5}, {0, 1}, 2);
-  make<Transform>("minmax_scale")->apply(constant);
+  make<Transform>("minmax_scale")->apply(constant, {});
   EXPECT_EQ(constant.row(1).values[0], 0.0f);
 }
 

@@ -101,10 +101,21 @@ class GLIMPSE_API DataSource : public PluginObject {
   virtual Dataset load(const LoadContext& context) = 0;
 };
 
+// What a per-seed transform learns about the runs it prepares data for.
+struct SeedContext {
+  std::uint64_t seed = 0;               // the runs' seed, as the protocol gives it
+  std::uint64_t key = 0;                // a random-stream key for (seed, dataset, this transform)
+  std::span<const std::int64_t> order;  // the rows in the order the runs' first pass visits them
+};
+
 class GLIMPSE_API Transform : public PluginObject {
  public:
-  // Rewrites the dataset in place (or replaces it) once, before any run sees it.
-  virtual void apply(Dataset& data) const = 0;
+  // false: applied once per dataset, before any run, with an empty SeedContext. true: applied once per
+  // (dataset, seed) to a copy shared by every run with that seed (e.g. noise drawn per trial, a kernel map
+  // over the first rows of each trial's stream); every transform after it in the protocol is then per seed too.
+  virtual bool per_seed() const { return false; }
+  // Rewrites the dataset in place (or replaces it).
+  virtual void apply(Dataset& data, const SeedContext& seed) const = 0;
 };
 
 }  // namespace glimpse

@@ -13,7 +13,7 @@ class L2Normalize final : public glimpse::Transform {
             .reference = "ALGORITHMS.md section 1.1; CSPA paper section 5"};
   }
   explicit L2Normalize(const glimpse::ParamValues&) {}
-  void apply(glimpse::Dataset& data) const override {
+  void apply(glimpse::Dataset& data, const glimpse::SeedContext&) const override {
     auto values = data.mutable_values();
     for (std::int64_t i = 0; i < data.size(); ++i) {
       const glimpse::Instance row = data.row(i);

@@ -22,7 +22,7 @@ class MinmaxScale final : public glimpse::Transform {
     if (!(lower_ < upper_))
       throw glimpse::Error("expected lower < upper, got " + std::to_string(lower_) + " and " + std::to_string(upper_));
   }
-  void apply(glimpse::Dataset& data) const override {
+  void apply(glimpse::Dataset& data, const glimpse::SeedContext&) const override {
     if (!data.is_dense())
       throw glimpse::Error(
           "minmax_scale: sparse data would become dense (zeros move); load it densely "
