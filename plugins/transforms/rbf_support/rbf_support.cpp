@@ -1,0 +1,100 @@
+// The Gaussian empirical kernel map of the CSPA paper's nonlinear experiments (ALGORITHMS.md 1.2):
+// phi(x)_j = exp(-||x - b_j||^2 / g) over a support set b_1..b_B, then phi / ||phi||. By default the support
+// set is the first B rows of each trial's shuffled stream, growing during the first B rounds as in the
+// authors' code (the row at stream position p sees only b_1..b_(p+1)); so the map is computed per seed.
+#include <Eigen/Core>
+#include <cmath>
+#include <glimpse/glimpse.hpp>
+
+namespace {
+
+class RbfSupport final : public glimpse::Transform {
+ public:
+  static glimpse::PluginSpec spec() {
+    return {
+        .name = "rbf_support",
+        .kind = glimpse::PluginKind::transform,
+        .summary = "Gaussian kernel map over B support rows: phi_j(x) = exp(-||x - b_j||^2 / g), normalised",
+        .reference = "CSPA paper (Kaneko et al. 2019) section 5.2.2; ALGORITHMS.md 1.2",
+        .params = {
+            glimpse::ParamSpec::real("g", "1", "kernel width g in exp(-||x - b||^2 / g)").above(0),
+            glimpse::ParamSpec::integer("size", "700", "support rows B (all rows when the data has fewer)").at_least(1),
+            glimpse::ParamSpec::choice("support", "stream_prefix", {"stream_prefix", "file_prefix"},
+                                       "the first B rows of each trial's stream, or of the file"),
+            glimpse::ParamSpec::boolean("grow", true,
+                                        "stream_prefix only: rows among the first B of the stream see "
+                                        "only the support rows that arrived before or with them"),
+            glimpse::ParamSpec::boolean("normalize", true, "scale phi(x) to unit norm (when not 0)")}};
+  }
+  explicit RbfSupport(const glimpse::ParamValues& params)
+      : width_(params.real("g")),
+        size_(params.integer("size")),
+        from_stream_(params.text("support") == "stream_prefix"),
+        grow_(params.boolean("grow")),
+        normalize_(params.boolean("normalize")) {}
+
+  bool per_seed() const override { return from_stream_; }
+
+  void apply(glimpse::Dataset& data, const glimpse::SeedContext& seed) const override {
+    if (!data.is_dense()) throw glimpse::Error("rbf_support: needs dense data");
+    const std::int64_t n = data.size();
+    const std::int32_t d = data.dim();
+    const auto b = static_cast<std::int32_t>(std::min<std::int64_t>(size_, n));
+    using Matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    const Eigen::Map<const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> x(
+        data.mutable_values().data(), n, d);
+    // Support rows, and each row's position in the stream (for growth).
+    std::vector<std::int64_t> support(static_cast<std::size_t>(b));
+    std::vector<std::int64_t> position(static_cast<std::size_t>(n), n);
+    for (std::int32_t j = 0; j < b; ++j) support[j] = from_stream_ ? seed.order[j] : j;
+    if (from_stream_ && grow_)
+      for (std::int64_t p = 0; p < b; ++p) position[static_cast<std::size_t>(seed.order[p])] = p;
+    Matrix points(b, d);
+    for (std::int32_t j = 0; j < b; ++j) points.row(j) = x.row(support[j]).cast<double>();
+    const Eigen::VectorXd point_norms = points.rowwise().squaredNorm();
+
+    std::vector<glimpse::Feature> phi(static_cast<std::size_t>(n * b));
+    constexpr std::int64_t block = 1024;  // rows per GEMM: bounded memory, full speed
+    for (std::int64_t start = 0; start < n; start += block) {
+      const std::int64_t rows = std::min(block, n - start);
+      const Matrix xb = x.middleRows(start, rows).cast<double>();
+      const Eigen::VectorXd row_norms = xb.rowwise().squaredNorm();
+      const Matrix cross = xb * points.transpose();
+      for (std::int64_t i = 0; i < rows; ++i) {
+        const std::int64_t row = start + i;
+        const std::int64_t visible = std::min<std::int64_t>(b, position[static_cast<std::size_t>(row)] + 1);
+        glimpse::Feature* out = phi.data() + row * b;
+        double norm = 0.0;
+        for (std::int32_t j = 0; j < b; ++j) {
+          double value = 0.0;
+          if (j < visible) {
+            // Expanded ||x - b||^2; rounding can make it slightly negative for x = b.
+            const double squared = std::max(0.0, row_norms[i] + point_norms[j] - 2.0 * cross(i, j));
+            value = std::exp(-squared / width_);
+          }
+          out[j] = static_cast<glimpse::Feature>(value);
+          norm += value * value;
+        }
+        if (normalize_ && norm > 0.0) {
+          const double scale = 1.0 / std::sqrt(norm);
+          for (std::int32_t j = 0; j < b; ++j) out[j] = static_cast<glimpse::Feature>(out[j] * scale);
+        }
+      }
+    }
+    std::vector<std::int32_t> labels(data.labels().begin(), data.labels().end());
+    auto names = data.class_names;
+    auto probabilities = data.class_probabilities;
+    data = glimpse::Dataset::dense(n, b, std::move(phi), std::move(labels), data.num_classes());
+    data.class_names = std::move(names);
+    data.class_probabilities = std::move(probabilities);
+  }
+
+ private:
+  double width_;
+  std::int64_t size_;
+  bool from_stream_, grow_, normalize_;
+};
+
+}  // namespace
+
+GLIMPSE_PLUGIN(RbfSupport)

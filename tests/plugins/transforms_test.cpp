@@ -1,0 +1,131 @@
+// Transforms: the kernel map against a direct computation, per-seed noise, standardisation, and per-seed
+// preparation of protocol datasets.
+#include <cmath>
+
+#include "orchestrator.hpp"
+#include "support.hpp"
+
+namespace glimpse::test {
+namespace {
+
+Dataset random_dense(std::int64_t n, std::int32_t d, std::uint64_t seed) {
+  Rng rng(seed);
+  std::vector<Feature> values(static_cast<std::size_t>(n * d));
+  for (auto& v : values) v = static_cast<Feature>(rng.normal());
+  std::vector<std::int32_t> labels(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) labels[i] = static_cast<std::int32_t>(i % 3);
+  return Dataset::dense(n, d, std::move(values), std::move(labels), 3);
+}
+
+std::vector<float> dataset_values(const Dataset& d) {
+  std::vector<float> v;
+  for (std::int64_t i = 0; i < d.size(); ++i) v.insert(v.end(), d.row(i).values, d.row(i).values + d.dim());
+  return v;
+}
+
+double direct_kernel(const Dataset& data, std::int64_t a, std::int64_t b, double g) {
+  double squared = 0;
+  for (std::int32_t j = 0; j < data.dim(); ++j)
+    squared += std::pow(double(data.row(a).values[j]) - data.row(b).values[j], 2);
+  return std::exp(-squared / g);
+}
+
+TEST(RbfSupport, FilePrefixMapEqualsTheDirectComputation) {
+  const Dataset original = random_dense(20, 3, 1);
+  Dataset raw = original, normalised = original;
+  make<Transform>("rbf_support", {{"g", "0.7"}, {"size", "5"}, {"support", "file_prefix"}, {"normalize", "false"}})
+      ->apply(raw, {});
+  make<Transform>("rbf_support", {{"g", "0.7"}, {"size", "5"}, {"support", "file_prefix"}})->apply(normalised, {});
+  ASSERT_EQ(raw.dim(), 5);
+  ASSERT_EQ(raw.size(), 20);
+  for (std::int64_t i = 0; i < 20; ++i) {
+    double norm = 0;
+    for (int j = 0; j < 5; ++j) {
+      const double k = direct_kernel(original, i, j, 0.7);
+      EXPECT_NEAR(raw.row(i).values[j], k, 1e-6) << i << "," << j;
+      norm += k * k;
+    }
+    for (int j = 0; j < 5; ++j)
+      EXPECT_NEAR(normalised.row(i).values[j], direct_kernel(original, i, j, 0.7) / std::sqrt(norm), 1e-6);
+    EXPECT_NEAR(normalised.row(i).squared_norm(), 1.0, 1e-5);
+    EXPECT_EQ(raw.label(i), original.label(i));
+  }
+  for (int j = 0; j < 5; ++j) EXPECT_NEAR(raw.row(j).values[j], 1.0, 1e-6);  // k(x, x) = 1
+}
+
+TEST(RbfSupport, StreamPrefixFollowsTheTrialsOrderAndGrows) {
+  const Dataset original = random_dense(10, 2, 2);
+  const std::vector<std::int64_t> order{7, 2, 9, 0, 1, 3, 4, 5, 6, 8};
+  Dataset grown = original;
+  make<Transform>("rbf_support", {{"g", "2"}, {"size", "3"}, {"normalize", "false"}})->apply(grown, {0, 0, order});
+  // Support points are rows 7, 2, 9 in that order; row 2 (stream position 1) sees only b_1, b_2.
+  EXPECT_NEAR(grown.row(0).values[0], direct_kernel(original, 0, 7, 2), 1e-6);
+  EXPECT_NEAR(grown.row(0).values[2], direct_kernel(original, 0, 9, 2), 1e-6);
+  EXPECT_NEAR(grown.row(2).values[1], 1.0, 1e-6);
+  EXPECT_EQ(grown.row(2).values[2], 0.0f);
+  EXPECT_EQ(grown.row(7).values[1], 0.0f);
+  EXPECT_NEAR(grown.row(7).values[0], 1.0, 1e-6);
+  EXPECT_NE(grown.row(9).values[2], 0.0f);
+  Dataset full = original;
+  make<Transform>("rbf_support", {{"g", "2"}, {"size", "3"}, {"normalize", "false"}, {"grow", "false"}})
+      ->apply(full, {0, 0, order});
+  EXPECT_NEAR(full.row(7).values[2], direct_kernel(original, 7, 9, 2), 1e-6);
+  EXPECT_TRUE(make<Transform>("rbf_support")->per_seed());
+  EXPECT_FALSE(make<Transform>("rbf_support", {{"support", "file_prefix"}})->per_seed());
+}
+
+TEST(GaussianNoise, DrawsPerSeedWithTheRequestedVariance) {
+  const Dataset zeros =
+      Dataset::dense(20000, 5, std::vector<Feature>(100000, 0.0f), std::vector<std::int32_t>(20000, 0), 2);
+  auto noise = make<Transform>("gaussian_noise", {{"sigma", "0.5"}});
+  Dataset a = zeros, b = zeros, c = zeros;
+  noise->apply(a, {0, 11, {}});
+  noise->apply(b, {0, 11, {}});
+  noise->apply(c, {1, 12, {}});
+  EXPECT_EQ(a.row(3).values[2], b.row(3).values[2]);
+  EXPECT_NE(a.row(3).values[2], c.row(3).values[2]);
+  double sum = 0, squares = 0;
+  for (auto v : a.mutable_values()) sum += v, squares += double(v) * v;
+  EXPECT_NEAR(sum / 100000, 0.0, 0.006);  // 3 standard errors
+  EXPECT_NEAR(squares / 100000, 0.25, 0.0035);
+}
+
+TEST(Standardize, GivesZeroMeanAndUnitVariancePerFeature) {
+  Dataset d = random_dense(500, 3, 3);
+  for (std::int64_t i = 0; i < 500; ++i)
+    d.mutable_values()[static_cast<std::size_t>(i * 3)] += 7.0f;  // shift feature 1
+  make<Transform>("standardize")->apply(d, {});
+  for (int j = 0; j < 3; ++j) {
+    double sum = 0, squares = 0;
+    for (std::int64_t i = 0; i < 500; ++i) sum += d.row(i).values[j], squares += std::pow(d.row(i).values[j], 2);
+    EXPECT_NEAR(sum / 500, 0.0, 1e-5);
+    EXPECT_NEAR(squares / 500, 1.0, 1e-4);
+  }
+}
+
+TEST(PerSeedPreparation, EachSeedGetsItsOwnCopyAfterTheSharedPrefix) {
+  const Protocol p = parse_protocol(R"({"datasets": [{"source": "gaussians", "params": {"n_per_class": 50},
+      "transforms": [{"name": "minmax_scale"}, {"name": "rbf_support", "params": {"size": 30, "g": 0.5}}]}],
+      "oracle": {"name": "full"}, "learners": [{"name": "spa"}], "metrics": [{"name": "mistakes"}], "seeds": [3, 8]})",
+                                    "p.json", ".", registry());
+  const auto prepared = prepare_datasets(p);
+  ASSERT_EQ(prepared.size(), 1u);
+  ASSERT_EQ(prepared[0].by_seed.size(), 2u);
+  const Dataset& a = prepared[0].for_seed(3);
+  const Dataset& b = prepared[0].for_seed(8);
+  EXPECT_EQ(a.dim(), 30);
+  EXPECT_NE(dataset_values(a), dataset_values(b));
+  // The support set of seed 3 is the first 30 rows of seed 3's stream: the first of them maps to k = 1 at j = 0.
+  std::vector<std::int64_t> order(200);
+  fill_stream_order(order,
+                    derive_key(derive_key(derive_key(mix64(3), hash_name("glimpse.dataset")), hash_name("gaussians")),
+                               hash_name("order")),
+                    0, true);
+  const double self = a.row(order[0]).values[0];
+  EXPECT_NEAR(self * self, 1.0 * 1.0 / 1.0, 1e-5);  // only b_1 visible at position 0: normalised phi = (1, 0, ...)
+  const auto sweep = expand_runs(p, {{200, 30, 4}});
+  EXPECT_EQ(sweep.size(), 2u);
+}
+
+}  // namespace
+}  // namespace glimpse::test
