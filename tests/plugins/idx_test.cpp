@@ -47,9 +47,10 @@ TEST_F(Idx, ReadsImagesAndLabelsPlainOrGzipped) {
 TEST_F(Idx, MalformedFilesAreRefusedWithTheByteOffset) {
   write("lab", idx_bytes({2}, {1, 2}));
   write("wrongmagic", std::string("\x01\x00\x08\x03", 4) + std::string(12, '\0'));
-  EXPECT_EQ(error_of([&] { load("wrongmagic", "lab"); }),
-            (dir.path() / "wrongmagic").string() +
-                ": byte offset 0: expected the IDX magic number 0x0000TTDD, the file does not start with two zero bytes");
+  EXPECT_EQ(
+      error_of([&] { load("wrongmagic", "lab"); }),
+      (dir.path() / "wrongmagic").string() +
+          ": byte offset 0: expected the IDX magic number 0x0000TTDD, the file does not start with two zero bytes");
   write("dims", idx_bytes({2, 1}, {1, 2}));
   EXPECT_EQ(error_of([&] { load("dims", "lab"); }),
             (dir.path() / "dims").string() + ": byte offset 3: expected 3 dimensions, got 2");
@@ -57,8 +58,8 @@ TEST_F(Idx, MalformedFilesAreRefusedWithTheByteOffset) {
   EXPECT_EQ(error_of([&] { load("short", "lab"); }),
             (dir.path() / "short").string() + ": expected 8 data bytes after the header, got 3");
   write("img", idx_bytes({3, 1, 1}, {1, 2, 3}));
-  EXPECT_EQ(error_of([&] { load("img", "lab"); }),
-            (dir.path() / "lab").string() + ": holds 2 labels, but " + (dir.path() / "img").string() + " holds 3 images");
+  EXPECT_EQ(error_of([&] { load("img", "lab"); }), (dir.path() / "lab").string() + ": holds 2 labels, but " +
+                                                       (dir.path() / "img").string() + " holds 3 images");
 }
 
 }  // namespace
