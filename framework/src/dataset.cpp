@@ -45,6 +45,33 @@ Dataset Dataset::sparse(std::int32_t d, std::vector<std::int64_t> row_offsets, s
   return data;
 }
 
+Dataset Dataset::subset(std::span<const std::int64_t> rows) const {
+  std::vector<std::int32_t> labels;
+  std::vector<Feature> values;
+  std::vector<std::int64_t> offsets{0};
+  std::vector<std::int32_t> indices;
+  std::vector<double> probabilities;
+  for (const auto i : rows) {
+    labels.push_back(labels_[static_cast<std::size_t>(i)]);
+    const Instance x = row(i);
+    values.insert(values.end(), x.values, x.values + x.nnz);
+    if (!is_dense()) {
+      indices.insert(indices.end(), x.indices, x.indices + x.nnz);
+      offsets.push_back(static_cast<std::int64_t>(values.size()));
+    }
+    if (!class_probabilities.empty())
+      probabilities.insert(probabilities.end(), class_probabilities.begin() + i * num_classes_,
+                           class_probabilities.begin() + (i + 1) * num_classes_);
+  }
+  const auto n = static_cast<std::int64_t>(rows.size());
+  Dataset out = is_dense() ? dense(n, dim_, std::move(values), std::move(labels), num_classes_)
+                           : sparse(dim_, std::move(offsets), std::move(indices), std::move(values), std::move(labels),
+                                    num_classes_);
+  out.class_names = class_names;
+  out.class_probabilities = std::move(probabilities);
+  return out;
+}
+
 void Dataset::validate(const std::string& where) const {
   if (size() == 0) throw Error(where, "the dataset has no rows");
   if (dim_ <= 0) throw Error(where, "the dataset has no features");

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <numeric>
 #include <sstream>
 
 #include "dataset_cache.hpp"
@@ -175,24 +176,6 @@ Dataset concatenate(std::vector<Dataset>& parts, const std::string& where) {
   return all;
 }
 
-Dataset select_rows(const Dataset& data, std::int64_t first, std::int64_t last, const std::string& where) {
-  if (first < 1 || last > data.size() || first > last)
-    throw Error(where, "rows " + std::to_string(first) + ".." + std::to_string(last) + " outside the " +
-                           std::to_string(data.size()) + " rows read");
-  std::vector<Feature> values;
-  std::vector<std::int32_t> labels;
-  for (std::int64_t i = first - 1; i < last; ++i) {
-    if (!data.is_dense()) throw Error(where, "row selection needs dense data");
-    const auto row = data.row(i).stored_values();
-    values.insert(values.end(), row.begin(), row.end());
-    labels.push_back(data.label(i));
-  }
-  Dataset subset =
-      Dataset::dense(last - first + 1, data.dim(), std::move(values), std::move(labels), data.num_classes());
-  subset.class_names = data.class_names;
-  return subset;
-}
-
 Dataset read_with_plugin(const CatalogEntry& e, const PluginRegistry& registry,
                          const std::vector<std::pair<std::string, std::string>>& extra) {
   const std::string where = "dataset '" + e.name + "'";
@@ -260,7 +243,14 @@ void install_one(const CatalogEntry& e, const PluginRegistry& registry, std::ost
     parts.push_back(read_with_plugin(e, registry, extra));
   }
   Dataset data = concatenate(parts, where);
-  if (e.first_row > 0) data = select_rows(data, e.first_row, e.last_row, where);
+  if (e.first_row > 0) {
+    if (e.first_row < 1 || e.last_row > data.size() || e.first_row > e.last_row)
+      throw Error(where, "rows " + std::to_string(e.first_row) + ".." + std::to_string(e.last_row) + " outside the " +
+                             std::to_string(data.size()) + " rows read");
+    std::vector<std::int64_t> rows(static_cast<std::size_t>(e.last_row - e.first_row + 1));
+    std::iota(rows.begin(), rows.end(), e.first_row - 1);
+    data = data.subset(rows);
+  }
   data.validate(where);
 
   std::vector<std::string> differences;

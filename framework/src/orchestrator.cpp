@@ -231,7 +231,8 @@ std::vector<PreparedDataset> prepare_datasets(const Protocol& protocol) {
         Dataset copy = data;
         fill_stream_order(order, StreamKeys::order_key(seed, use.name), 0, protocol.shuffle);
         for (std::size_t i = first_per_seed; i < transforms.size(); ++i) {
-          const std::uint64_t key = derive_key(derive_key(StreamKeys::dataset_key(seed, use.name), hash_name("transform")), i);
+          const std::uint64_t key =
+              derive_key(derive_key(StreamKeys::dataset_key(seed, use.name), hash_name("transform")), i);
           transforms[i]->apply(copy, {seed, key, order});
         }
         copy.validate(where + ", seed " + std::to_string(seed));

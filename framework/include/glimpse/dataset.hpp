@@ -47,6 +47,9 @@ class Dataset {
   // Empty, or n*K row-major probabilities p(y|x) known to a synthetic generator (for regret).
   std::vector<double> class_probabilities;
 
+  // A new dataset holding the given rows, in the given order (class names and p(y|x) carried along).
+  Dataset subset(std::span<const std::int64_t> rows) const;
+
   // Checks labels in range, finite values, well-formed CSR; throws Error prefixed with `where`.
   void validate(const std::string& where) const;
 
