@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <stdexcept>
 
 #include "expression.hpp"
@@ -32,15 +33,30 @@ ParamSpec ParamSpec::text(std::string name, std::string default_value, std::stri
 
 namespace {
 std::string format_number(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.17g", v);
-  // Prefer the shortest text that reads back to the same double.
-  for (int precision = 1; precision < 17; ++precision) {
-    char shorter[32];
-    std::snprintf(shorter, sizeof shorter, "%.*g", precision, v);
-    if (std::strtod(shorter, nullptr) == v) return shorter;
+  // The shortest text that reads back to the same double, in plain notation when one exists (10, not 1e+01).
+  std::string shortest_exponent;
+  for (int precision = 1; precision <= 17; ++precision) {
+    char text[40];
+    std::snprintf(text, sizeof text, "%.*g", precision, v);
+    if (std::strtod(text, nullptr) != v) continue;
+    if (!std::strchr(text, 'e')) return text;
+    if (shortest_exponent.empty()) shortest_exponent = text;
   }
-  return buffer;
+  if (!shortest_exponent.empty()) {
+    // Plain notation of moderate numbers (e.g. 1e+05 -> 100000) beats the exponent form.
+    if (std::abs(v) >= 1e-4 && std::abs(v) < 1e15) {
+      char text[64];
+      std::snprintf(text, sizeof text, "%.17f", v);
+      std::string plain = text;
+      while (plain.back() == '0') plain.pop_back();
+      if (plain.back() == '.') plain.pop_back();
+      if (std::strtod(plain.c_str(), nullptr) == v) return plain;
+    }
+    return shortest_exponent;
+  }
+  char text[40];
+  std::snprintf(text, sizeof text, "%.17g", v);
+  return text;
 }
 }  // namespace
 

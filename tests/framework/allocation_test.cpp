@@ -4,7 +4,9 @@
 #pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 #include <atomic>
 #include <cstdlib>
+#include <map>
 #include <new>
+#include <tuple>
 
 #include "support.hpp"
 
@@ -23,11 +25,14 @@ void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 namespace glimpse::test {
 namespace {
 
-void expect_allocation_free(const std::string& learner_name, const std::string& precision, bool sparse) {
+void expect_allocation_free(const std::string& learner_name, std::map<std::string, std::string> params,
+                            const std::string& oracle_name, const std::string& precision, bool sparse) {
   SCOPED_TRACE(learner_name + " " + precision + (sparse ? " sparse" : " dense"));
   const int k = 5, d = 40;
-  auto learner = make<Learner>(learner_name, {{"precision", precision}});
-  auto oracle = make<FeedbackOracle>("full");
+  const ProblemShape shape{2000, d, k};
+  params["precision"] = precision;
+  auto learner = make<Learner>(learner_name, params, &shape);
+  auto oracle = make<FeedbackOracle>(oracle_name);
   std::vector<std::unique_ptr<Metric>> metrics;
   metrics.push_back(make<Metric>("online_accuracy"));
   metrics.push_back(make<Metric>("windowed_accuracy"));
@@ -65,9 +70,18 @@ void expect_allocation_free(const std::string& learner_name, const std::string& 
 }
 
 TEST(RoundLoop, AllocatesNothingPerRound) {
-  for (const char* learner : {"perceptron", "spa"})
+  const std::vector<std::tuple<std::string, std::map<std::string, std::string>, std::string>> cases{
+      {"perceptron", {}, "full"},
+      {"spa", {}, "full"},
+      {"cspa", {}, "bandit"},
+      {"banditron", {}, "bandit"},
+      {"bpa", {}, "bandit"},
+      {"confidit", {}, "bandit"},
+      {"confidit", {{"matrix", "full"}}, "bandit"},
+      {"cpa", {}, "complementary"}};
+  for (const auto& [learner, params, oracle] : cases)
     for (const char* precision : {"float", "double"})
-      for (bool sparse : {false, true}) expect_allocation_free(learner, precision, sparse);
+      for (bool sparse : {false, true}) expect_allocation_free(learner, params, oracle, precision, sparse);
 }
 
 }  // namespace

@@ -1,0 +1,29 @@
+// Epsilon-greedy exploration over labels (Banditron, BPA; ALGORITHMS.md 1.4):
+// P(r) = (1 - gamma) [r = greedy] + gamma / K, sampled with one uniform draw.
+#pragma once
+
+#include <cstdint>
+#include <glimpse/random.hpp>
+#include <vector>
+
+namespace glimpse::algorithms {
+
+class EpsilonGreedy {
+ public:
+  void reset(std::int32_t num_classes) { probabilities_.assign(static_cast<std::size_t>(num_classes), 0.0); }
+
+  // Fills the distribution around `greedy` and draws the proposed label from it.
+  std::int32_t propose(std::int32_t greedy, double gamma, Rng& rng) {
+    const auto k = static_cast<double>(probabilities_.size());
+    for (auto& p : probabilities_) p = gamma / k;
+    probabilities_[static_cast<std::size_t>(greedy)] += 1.0 - gamma;
+    return rng.sample(probabilities_);
+  }
+  // P(label) of the last call's distribution.
+  double probability(std::int32_t label) const { return probabilities_[static_cast<std::size_t>(label)]; }
+
+ private:
+  std::vector<double> probabilities_;
+};
+
+}  // namespace glimpse::algorithms

@@ -1,0 +1,47 @@
+// Banditron (Kakade, Shalev-Shwartz, Tewari, ICML 2008; ALGORITHMS.md 3.2): epsilon-greedy exploration and
+// the unbiased Perceptron estimate W += (M / P(proposed) e_proposed - e_greedy) x^T, every round.
+#include <glimpse/algorithms/exploration.hpp>
+#include <glimpse/glimpse.hpp>
+
+namespace {
+
+template <class T>
+class Banditron final : public glimpse::Learner {
+ public:
+  static glimpse::PluginSpec spec() {
+    return {.name = "banditron",
+            .kind = glimpse::PluginKind::learner,
+            .summary = "Banditron: epsilon-greedy proposals, importance-weighted Perceptron update every round",
+            .reference = "Kakade, Shalev-Shwartz, Tewari, ICML 2008; ALGORITHMS.md 3.2",
+            .params = {glimpse::ParamSpec::real("gamma", "0.05", "exploration rate").above(0).at_most(1),
+                       glimpse::precision_param()},
+            .accepts = {glimpse::FeedbackKind::correctness}};
+  }
+  explicit Banditron(const glimpse::ParamValues& params) : gamma_(params.real("gamma")) {}
+
+  void reset(const glimpse::ProblemShape& shape, std::uint64_t seed) override {
+    model_.reset(shape.K, shape.d);
+    explore_.reset(shape.K);
+    rng_.reseed(seed);
+  }
+  void predict(const glimpse::Instance& x, glimpse::Prediction& pred) override {
+    model_.predict_greedy(x, pred);
+    pred.proposed = explore_.propose(pred.predicted, gamma_, rng_);
+  }
+  void learn(const glimpse::Instance& x, const glimpse::Prediction& pred, const glimpse::Feedback& feedback) override {
+    const auto* answer = std::get_if<glimpse::CorrectnessFeedback>(&feedback);
+    if (!answer) return;
+    if (answer->correct) model_.add_to_row(pred.proposed, static_cast<T>(1.0 / explore_.probability(pred.proposed)), x);
+    model_.add_to_row(pred.predicted, T{-1}, x);
+  }
+
+ private:
+  double gamma_;
+  glimpse::LinearModel<T> model_;
+  glimpse::algorithms::EpsilonGreedy explore_;
+  glimpse::Rng rng_;
+};
+
+}  // namespace
+
+GLIMPSE_PRECISION_PLUGIN(Banditron)
