@@ -32,7 +32,8 @@ constexpr const char* usage_text = R"(glimpse: online multiclass learning under 
 
 Usage:
   glimpse run [PROTOCOL] [options]   run a protocol (default: the embedded quickstart)
-  glimpse summary FILE               per dataset and learner: chosen grid point, mean (std) over seeds
+  glimpse summary FILE [--table [M]] per dataset and learner: chosen grid point, mean (std) over seeds
+                                     (--table: datasets x learners as in the papers; --all: every grid point)
   glimpse datasets list              datasets of the catalog, and which are installed
   glimpse datasets install [NAME...] install datasets from Debian packages (all without NAME)
   glimpse plugins                    list the plugins that can be loaded
@@ -233,9 +234,12 @@ int command_datasets(const std::vector<std::string>& args) {
 
 int command_summary(const std::vector<std::string>& args) {
   po::options_description options(
-      "glimpse summary FILE: per dataset and learner, the grid point chosen by the\n"
-      "protocol's selection rule and the mean (std) over seeds of every final metric\n\nOptions");
-  options.add_options()("help,h", "show this help")("file", po::value<std::string>(), "trace file (.h5)");
+      "glimpse summary FILE: per dataset and learner, the grid point chosen by the protocol's selection rule and\n"
+      "the mean (std) over seeds of every final metric\n\nOptions");
+  options.add_options()("help,h", "show this help")("file", po::value<std::string>(), "trace file (.h5)")(
+      "table", po::value<std::string>()->implicit_value(""),
+      "the papers' layout: datasets down, learners across, one metric (default: the selection metric)")(
+      "all", "every grid point, not only the chosen one (parameter sensitivity)");
   po::positional_options_description positional;
   positional.add("file", 1);
   const auto vm = parse(args, options, positional);
@@ -243,7 +247,11 @@ int command_summary(const std::vector<std::string>& args) {
     std::cout << options << '\n';
     return vm.count("help") ? 0 : 2;
   }
-  glimpse::print_summary(vm["file"].as<std::string>(), std::cout);
+  const auto view = vm.count("table") ? glimpse::SummaryView::table
+                    : vm.count("all") ? glimpse::SummaryView::every_grid_point
+                                      : glimpse::SummaryView::rows;
+  glimpse::print_summary(vm["file"].as<std::string>(), std::cout, view,
+                         vm.count("table") ? vm["table"].as<std::string>() : "");
   return 0;
 }
 

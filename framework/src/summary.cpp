@@ -71,7 +71,7 @@ void write_summary_table(const h5::Handle& file, const std::vector<RunSummary>& 
 }
 
 std::vector<SummaryRow> summarize(const std::vector<RunSummary>& runs, const std::string& selection_metric,
-                                  bool maximize) {
+                                  bool maximize, bool every_grid_point) {
   // (dataset, learner) -> params -> runs, all in first-seen order so the report follows the protocol.
   struct Group {
     std::string dataset, learner;
@@ -92,8 +92,28 @@ std::vector<SummaryRow> summarize(const std::vector<RunSummary>& runs, const std
       if (n == name) return v;
     return std::numeric_limits<double>::quiet_NaN();
   };
+  // Mean and sample standard deviation over the runs of one grid point, for every metric.
+  const auto row_for = [&](const Group& g, const std::string& params, const std::vector<const RunSummary*>& members) {
+    SummaryRow row{g.dataset, g.learner, params, static_cast<std::int64_t>(members.size()), {}, {}, {}};
+    for (const auto& [name, value] : members.front()->metrics) {
+      double sum = 0.0;
+      for (const auto* run : members) sum += metric(*run, name);
+      const double n = static_cast<double>(members.size());
+      const double mean = sum / n;
+      double squares = 0.0;
+      for (const auto* run : members) squares += (metric(*run, name) - mean) * (metric(*run, name) - mean);
+      row.metric_names.push_back(name);
+      row.means.push_back(mean);
+      row.stds.push_back(members.size() > 1 ? std::sqrt(squares / (n - 1)) : 0.0);
+    }
+    return row;
+  };
   std::vector<SummaryRow> rows;
   for (const auto& g : groups) {
+    if (every_grid_point) {
+      for (const auto& [params, members] : g.points) rows.push_back(row_for(g, params, members));
+      continue;
+    }
     const std::vector<const RunSummary*>* best = nullptr;
     const std::string* best_params = nullptr;
     double best_value = 0.0;
@@ -112,41 +132,83 @@ std::vector<SummaryRow> summarize(const std::vector<RunSummary>& runs, const std
       best = &g.points.front().second;
       best_params = &g.points.front().first;
     }
-    SummaryRow row{g.dataset, g.learner, *best_params, static_cast<std::int64_t>(best->size()), {}, {}, {}};
-    for (const auto& [name, value] : best->front()->metrics) {
-      double sum = 0.0;
-      for (const auto* run : *best) sum += metric(*run, name);
-      const double n = static_cast<double>(best->size());
-      const double mean = sum / n;
-      double squares = 0.0;
-      for (const auto* run : *best) squares += (metric(*run, name) - mean) * (metric(*run, name) - mean);
-      row.metric_names.push_back(name);
-      row.means.push_back(mean);
-      row.stds.push_back(best->size() > 1 ? std::sqrt(squares / (n - 1)) : 0.0);
-    }
-    rows.push_back(std::move(row));
+    rows.push_back(row_for(g, *best_params, *best));
   }
   return rows;
 }
 
-void print_summary(const std::filesystem::path& path, std::ostream& out) {
+namespace {
+// "75.4% (0.8)" for fractions (accuracies, rates: as the papers print them), else "398.4 (11.2)".
+std::string mean_std_text(const std::string& metric, double mean, double std) {
+  char buffer[64];
+  const bool fraction = metric.find("accuracy") != std::string::npos || metric.find("rate") != std::string::npos;
+  if (fraction)
+    std::snprintf(buffer, sizeof buffer, "%.1f%% (%.1f)", 100 * mean, 100 * std);
+  else
+    std::snprintf(buffer, sizeof buffer, "%.4g (%.3g)", mean, std);
+  return buffer;
+}
+template <class T>
+void add_unique(std::vector<T>& items, const T& item) {
+  if (std::find(items.begin(), items.end(), item) == items.end()) items.push_back(item);
+}
+}  // namespace
+
+void print_summary(const std::filesystem::path& path, std::ostream& out, SummaryView view,
+                   const std::string& table_metric) {
   if (!std::filesystem::exists(path)) throw Error(path.string(), "no such file");
   if (!h5::is_hdf5(path)) throw Error(path.string(), "not an HDF5 file");
   const h5::Handle file = h5::open_file(path, false);
   if (!h5::has_attribute(file, "schema_version"))
     throw Error(path.string(), "not a glimpse trace file (no schema_version)");
-  const std::string metric = h5::read_string_attribute(file, "selection_metric");
+  const std::string selection = h5::read_string_attribute(file, "selection_metric");
   const bool maximize = h5::read_string_attribute(file, "selection_goal") == "max";
   const auto runs = read_run_summaries(file);
-  const auto rows = summarize(runs, metric, maximize);
+  const auto rows = summarize(runs, selection, maximize, view == SummaryView::every_grid_point);
   const auto total = h5::read_int_attribute(file, "runs_total");
-  out << path.string() << ": " << runs.size() << " of " << total << " runs complete; grid point chosen by "
-      << (maximize ? "max" : "min") << " mean " << metric << "; mean (std) over seeds\n\n";
+  out << path.string() << ": " << runs.size() << " of " << total << " runs complete; "
+      << (view == SummaryView::every_grid_point
+              ? "every grid point"
+              : "grid point chosen by " + std::string(maximize ? "max" : "min") + " mean " + selection)
+      << "; mean (std) over seeds\n\n";
+  if (view == SummaryView::table) {
+    // The papers' layout: datasets down, learners across, one metric.
+    const std::string metric = table_metric.empty() ? selection : table_metric;
+    std::vector<std::string> datasets, learners;
+    for (const auto& row : rows) add_unique(datasets, row.dataset), add_unique(learners, row.learner);
+    std::vector<std::string> header{"dataset"};
+    header.insert(header.end(), learners.begin(), learners.end());
+    TextTable table(header);
+    TextTable chosen({"dataset", "learner", "chosen params"});
+    for (const auto& dataset : datasets) {
+      std::vector<std::string> cells{dataset};
+      for (const auto& learner : learners) {
+        const auto row = std::find_if(rows.begin(), rows.end(), [&](const SummaryRow& r) {
+          return r.dataset == dataset && r.learner == learner;
+        });
+        std::string cell = "-";
+        if (row != rows.end()) {
+          chosen.add_row({dataset, learner, row->params});
+          const auto m = std::find(row->metric_names.begin(), row->metric_names.end(), metric);
+          if (m != row->metric_names.end()) {
+            const auto i = static_cast<std::size_t>(m - row->metric_names.begin());
+            cell = mean_std_text(metric, row->means[i], row->stds[i]);
+          }
+        }
+        cells.push_back(cell);
+      }
+      table.add_row(std::move(cells));
+    }
+    out << metric << ":\n";
+    table.print(out);
+    out << '\n';
+    chosen.print(out);
+    return;
+  }
   std::vector<std::string> header{"dataset", "learner", "params", "seeds"};
   std::vector<std::string> names;
   for (const auto& row : rows)
-    for (const auto& n : row.metric_names)
-      if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+    for (const auto& n : row.metric_names) add_unique(names, n);
   header.insert(header.end(), names.begin(), names.end());
   TextTable table(header);
   for (const auto& row : rows) {
@@ -158,15 +220,7 @@ void print_summary(const std::filesystem::path& path, std::ostream& out) {
         continue;
       }
       const auto i = static_cast<std::size_t>(it - row.metric_names.begin());
-      char buffer[64];
-      const double m = row.means[i], s = row.stds[i];
-      // Fractions in [0, 1] read best as percentages, as the papers print them.
-      const bool fraction = n.find("accuracy") != std::string::npos || n.find("rate") != std::string::npos;
-      if (fraction)
-        std::snprintf(buffer, sizeof buffer, "%.1f%% (%.1f)", 100 * m, 100 * s);
-      else
-        std::snprintf(buffer, sizeof buffer, "%.4g (%.3g)", m, s);
-      cells.emplace_back(buffer);
+      cells.push_back(mean_std_text(n, row.means[i], row.stds[i]));
     }
     table.add_row(std::move(cells));
   }

@@ -34,10 +34,18 @@ struct SummaryRow {
   std::vector<std::string> metric_names;
   std::vector<double> means, stds;
 };
+// With every_grid_point, one row per (dataset, learner, grid point) instead of the chosen one.
 std::vector<SummaryRow> summarize(const std::vector<RunSummary>& runs, const std::string& selection_metric,
-                                  bool maximize);
+                                  bool maximize, bool every_grid_point = false);
 
-// Prints the summary of a trace file as a text table (the selection rule is read from the file).
-void print_summary(const std::filesystem::path& file, std::ostream& out);
+enum class SummaryView {
+  rows,              // one row per (dataset, learner) at the chosen grid point, every metric
+  table,             // the papers' layout: datasets x learners, one metric, then the chosen parameters
+  every_grid_point,  // one row per (dataset, learner, grid point), every metric
+};
+// Prints the summary of a trace file (the selection rule is read from the file). `table_metric`: the metric
+// of SummaryView::table (default: the selection metric).
+void print_summary(const std::filesystem::path& file, std::ostream& out, SummaryView view = SummaryView::rows,
+                   const std::string& table_metric = "");
 
 }  // namespace glimpse
