@@ -202,7 +202,7 @@ std::vector<PreparedDataset> prepare_datasets(const Protocol& protocol) {
     const std::string where = use.where + " (dataset '" + use.name + "')";
     Dataset data;
     if (use.cached) {
-      data = load_cached_dataset(use.name, use.where + ".name");
+      data = load_cached_dataset(use.cached_name, use.where);
     } else {
       const LoadContext context{protocol.base_dir, use.where};
       auto source = create_as<DataSource>(use.source, use.source.resolve(0, nullptr));

@@ -230,18 +230,24 @@ Protocol parse_protocol(const std::string& text, const std::string& file, const 
     DatasetUse data;
     data.where = r.at(path);
     if (!is_object(*node))
-      r.fail(path, "expected {\"name\": INSTALLED_DATASET} or {\"source\": PLUGIN, \"params\": {...}}");
+      r.fail(path,
+             "expected {\"name\": INSTALLED_DATASET}, {\"dataset\": INSTALLED_DATASET, \"name\": NAME} or {\"source\": "
+             "PLUGIN, \"params\": {...}}");
     if (r.child(*node, "source")) {
       data.source =
           r.plugin_use(*node, path, PluginKind::data_source, "source", {"name", "source", "params", "transforms"});
       data.name = data.source.name();
       if (const auto* n = r.child(*node, "name")) data.name = r.value(*n, path + ".name", "a dataset name");
     } else {
-      r.only_keys(*node, path, {"name", "transforms"});
+      r.only_keys(*node, path, {"name", "dataset", "transforms"});
       const auto* n = r.child(*node, "name");
-      if (!n) r.fail(path, "expected \"name\" (an installed dataset, see 'glimpse datasets list') or \"source\"");
-      data.name = r.value(*n, path + ".name", "a dataset name");
+      const auto* installed = r.child(*node, "dataset");
+      if (!n && !installed)
+        r.fail(path, "expected \"name\" (an installed dataset, see 'glimpse datasets list') or \"source\"");
       data.cached = true;
+      data.cached_name = installed ? r.value(*installed, path + ".dataset", "an installed dataset")
+                                   : r.value(*n, path + ".name", "a dataset name");
+      data.name = n ? r.value(*n, path + ".name", "a dataset name") : data.cached_name;
     }
     if (!dataset_names.insert(data.name).second)
       r.fail(path + ".name", "dataset name '" + data.name + "' is used twice; give each a distinct \"name\"");

@@ -40,7 +40,8 @@ struct PluginUse {
 struct DatasetUse {
   std::string name;
   std::string where;
-  bool cached = false;  // {"name": "vehicle"}: the installed dataset of that name; else `source`
+  bool cached = false;       // an installed dataset ({"name": "vehicle"} or {"dataset": "vehicle", "name": ...}); else `source`
+  std::string cached_name;  // which installed dataset
   PluginUse source;
   std::vector<PluginUse> transforms;
 };
