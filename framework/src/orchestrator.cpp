@@ -326,6 +326,7 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
     record.id = run.id;
     record.index = run.index;
     record.dataset = dataset_use.name;
+    record.dataset_variant = dataset_use.variant;
     record.learner = learner_use.name();
     record.learner_version = learner_use.plugin->spec->version;
     record.params_json = params_json;

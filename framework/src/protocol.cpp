@@ -199,6 +199,50 @@ ParamValues PluginUse::resolve(std::int64_t point, const ProblemShape* shape) co
   return values;
 }
 
+namespace {
+
+// One DatasetUse per point of the transforms' grids, the chosen values moved into each transform's fixed
+// parameters. The last transform's last grid parameter varies fastest.
+std::vector<DatasetUse> expand_transform_grids(const DatasetUse& data) {
+  std::int64_t variants = 1;
+  for (const auto& t : data.transforms) variants *= t.grid_size();
+  if (variants == 1 &&
+      std::all_of(data.transforms.begin(), data.transforms.end(), [](const auto& t) { return t.grid.empty(); }))
+    return {data};
+  std::vector<DatasetUse> result;
+  for (std::int64_t v = 0; v < variants; ++v) {
+    DatasetUse variant = data;
+    std::string json;
+    std::int64_t rest = v;
+    for (auto it = variant.transforms.rbegin(); it != variant.transforms.rend(); ++it) {
+      std::vector<RawParam> chosen;
+      for (auto g = it->grid.rbegin(); g != it->grid.rend(); ++g) {
+        const auto count = static_cast<std::int64_t>(g->second.size());
+        chosen.push_back(g->second[static_cast<std::size_t>(rest % count)]);
+        rest /= count;
+      }
+      std::reverse(chosen.begin(), chosen.end());
+      std::string part;
+      for (const auto& c : chosen) {
+        double number = 0;
+        char* end = nullptr;
+        number = std::strtod(c.text.c_str(), &end);
+        (void)number;
+        const bool numeric = end && *end == '\0' && !c.text.empty();
+        part += ",\"" + it->name() + "." + c.name + "\":" + (numeric ? c.text : "\"" + c.text + "\"");
+        it->params.push_back(c);
+      }
+      json = part + json;
+      it->grid.clear();
+    }
+    variant.variant = "{" + json.substr(1) + "}";
+    result.push_back(std::move(variant));
+  }
+  return result;
+}
+
+}  // namespace
+
 Protocol parse_protocol(const std::string& text, const std::string& file, const std::filesystem::path& base_dir,
                         const PluginRegistry& registry) {
   pt::ptree root;
@@ -253,8 +297,8 @@ Protocol parse_protocol(const std::string& text, const std::string& file, const 
       r.fail(path + ".name", "dataset name '" + data.name + "' is used twice; give each a distinct \"name\"");
     for (const auto& [t_path, t_node] : r.list(*node, "transforms", false))
       data.transforms.push_back(
-          r.plugin_use(*t_node, path + "." + t_path, PluginKind::transform, "name", {"name", "params"}));
-    protocol.datasets.push_back(std::move(data));
+          r.plugin_use(*t_node, path + "." + t_path, PluginKind::transform, "name", {"name", "params", "grid"}));
+    for (auto& variant : expand_transform_grids(data)) protocol.datasets.push_back(std::move(variant));
   }
 
   const pt::ptree* oracle = r.child(root, "oracle");

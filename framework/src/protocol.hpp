@@ -44,6 +44,10 @@ struct DatasetUse {
   std::string cached_name;  // which installed dataset
   PluginUse source;
   std::vector<PluginUse> transforms;
+  // A dataset entry whose transforms have grids becomes one DatasetUse per grid point ("variant"), all with
+  // the same name (so their runs share orders and oracle draws); `variant` records the point, e.g.
+  // {"rbf_support.g":0.1}, and is empty when there is no transform grid.
+  std::string variant;
 };
 
 struct SelectionRule {

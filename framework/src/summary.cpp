@@ -23,6 +23,11 @@ std::vector<RunSummary> read_run_summaries(const h5::Handle& file) {
     s.dataset = h5::read_string_attribute(run, "dataset");
     s.learner = h5::read_string_attribute(run, "learner");
     s.params = h5::read_string_attribute(run, "params");
+    // A dataset variant (a transform grid point) is part of what selection chooses among.
+    if (h5::has_attribute(run, "dataset_variant")) {
+      const std::string variant = h5::read_string_attribute(run, "dataset_variant");
+      if (!variant.empty()) s.params = variant + " " + s.params;
+    }
     s.status = h5::has_attribute(run, "status") ? h5::read_string_attribute(run, "status") : "incomplete";
     s.seed = h5::read_int_attribute(run, "seed");
     s.grid_point = h5::read_int_attribute(run, "grid_point");

@@ -38,6 +38,7 @@ void write_run_group(const h5::Handle& file, const RunRecord& r) {
   const h5::Handle group = h5::create_group(runs, r.id);
   h5::write_attribute(group, "run_index", r.index);
   h5::write_attribute(group, "dataset", r.dataset);
+  h5::write_attribute(group, "dataset_variant", r.dataset_variant);
   h5::write_attribute(group, "learner", r.learner);
   h5::write_attribute(group, "learner_version", r.learner_version);
   h5::write_attribute(group, "params", r.params_json);

@@ -127,5 +127,28 @@ TEST(Protocol, RefusesOutOfRangeExpressionOnceTheShapeIsKnown) {
             "x.json: learners[0].grid.eta[1]: expected a number > 0, got '1-K/4' = 0 with K=4, d=2, n=40");
 }
 
+TEST(Protocol, TransformGridsExpandIntoPairedDatasetVariants) {
+  const Protocol p = parse_protocol(R"({"datasets": [{"name": "g", "source": "gaussians",
+      "transforms": [{"name": "minmax_scale", "grid": {"lower": [-1, 0]}}, {"name": "rbf_support", "grid": {"g": [0.5, 2, 8]}}]}],
+      "oracle": {"name": "bandit"}, "learners": [{"name": "cspa", "grid": {"beta": [0.1, 0.2]}}],
+      "metrics": [{"name": "online_accuracy"}], "seeds": 2})",
+                                    "x.json", ".", registry());
+  ASSERT_EQ(p.datasets.size(), 6u);
+  EXPECT_EQ(p.datasets[0].variant, R"({"minmax_scale.lower":-1,"rbf_support.g":0.5})");
+  EXPECT_EQ(p.datasets[1].variant, R"({"minmax_scale.lower":-1,"rbf_support.g":2})");
+  EXPECT_EQ(p.datasets[5].variant, R"({"minmax_scale.lower":0,"rbf_support.g":8})");
+  for (const auto& d : p.datasets) {
+    EXPECT_EQ(d.name, "g");  // one name: runs of every variant share orders and oracle draws
+    EXPECT_TRUE(d.transforms[1].grid.empty());
+  }
+  EXPECT_EQ(p.datasets[4].transforms[1].resolve(0, nullptr).real("g"), 2.0);
+  EXPECT_EQ(expand_runs(p, std::vector<ProblemShape>(6, {100, 2, 4})).size(), 6u * 2 * 2);
+  EXPECT_EQ(
+      refusal(with(
+          valid, "\"params\": {\"n_per_class\": 10}",
+          "\"params\": {\"n_per_class\": 10}, \"transforms\": [{\"name\": \"rbf_support\", \"grid\": {\"g\": [0]}}]")),
+      "x.json: datasets[0].transforms[0].grid.g[0]: expected a number > 0, got 0");
+}
+
 }  // namespace
 }  // namespace glimpse::test
