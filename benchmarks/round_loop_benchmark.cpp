@@ -30,7 +30,8 @@ std::unique_ptr<Kind> make(const std::string& name, const std::map<std::string, 
   ParamValues values;
   for (const auto& p : plugin.spec->params) {
     const auto it = overrides.find(p.name);
-    values.set(p.name, *(it != overrides.end() ? resolve_param(p, it->second, nullptr) : resolve_default(p, nullptr)));
+    const ProblemShape shape{20000, 784, 10};  // only for defaults written as expressions of K, d, n
+    values.set(p.name, *(it != overrides.end() ? resolve_param(p, it->second, &shape) : resolve_default(p, &shape)));
   }
   auto object = plugin.create(values);
   return std::unique_ptr<Kind>(dynamic_cast<Kind*>(object.release()));
@@ -92,13 +93,15 @@ const Dataset& dataset(bool sparse) {
   return sparse ? sparse_data : dense_data;
 }
 
-// Bare learner: a fresh model, then predict + learn with the true label over one shuffled pass, with the
-// same one-row-ahead prefetch as run_rounds; no oracle, metrics or trace. One iteration = one pass.
+// Bare learner: a fresh model, then predict + learn over one shuffled pass (the true label, or for bandit
+// learners whether the proposal was right), with the same one-row-ahead prefetch as run_rounds; no oracle,
+// metrics or trace. One iteration = one pass.
 void BM_Learner(benchmark::State& state, const std::string& learner_name, bool sparse, const std::string& precision) {
   const Dataset& data = dataset(sparse);
   std::vector<std::int64_t> order(static_cast<std::size_t>(data.size()));
   fill_stream_order(order, 0, 0, true);  // the order BM_RoundLoop's run_rounds uses (order_key 0, pass 0)
   auto learner = make<Learner>(learner_name, {{"precision", precision}});
+  const bool full_feedback = registry().find(learner_name)->spec->accepts.contains(FeedbackKind::label);
   Prediction pred;
   pred.scores.resize(static_cast<std::size_t>(data.num_classes()));
   for (auto _ : state) {
@@ -108,7 +111,11 @@ void BM_Learner(benchmark::State& state, const std::string& learner_name, bool s
       const Instance x = data.row(i);
       if (position + 1 < order.size()) data.row(order[position + 1]).prefetch();  // as run_rounds does
       learner->predict(x, pred);
-      learner->learn(x, pred, LabelFeedback{data.label(i)});
+      if (full_feedback) {
+        learner->learn(x, pred, LabelFeedback{data.label(i)});
+      } else {
+        learner->learn(x, pred, CorrectnessFeedback{pred.proposed == data.label(i)});
+      }
     }
     benchmark::DoNotOptimize(pred.predicted);
   }
@@ -138,6 +145,13 @@ void BM_RoundLoop(benchmark::State& state, const std::string& learner_name, bool
 }
 
 void register_all() {
+  for (const std::string learner : {"cspa", "banditron", "bpa", "confidit"})
+    for (const bool sparse : {false, true}) {
+      const std::string shape = sparse ? "sparse_d60000_nnz100_K20" : "dense_d784_K10";
+      benchmark::RegisterBenchmark(("learner/" + learner + "/" + shape + "/float").c_str(), BM_Learner, learner, sparse,
+                                   std::string("float"))
+          ->Unit(benchmark::kMillisecond);
+    }
   for (const std::string learner : {"perceptron", "spa"})
     for (const bool sparse : {false, true})
       for (const std::string precision : {"float", "double"}) {
