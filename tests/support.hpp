@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <string>
@@ -96,6 +97,30 @@ class TempDir {
 
  private:
   std::filesystem::path path_;
+};
+
+// Message of the glimpse::Error that `f` throws ("" if none).
+template <class F>
+std::string error_of(F&& f);
+
+// Fixture for reader tests: writes text to a file in a fresh folder and loads it with a data source.
+class ReaderTest : public ::testing::Test {
+ protected:
+  ReaderTest(std::string source, std::string file_name)
+      : source_(std::move(source)), file_name_(std::move(file_name)) {}
+  Dataset load(const std::string& text, std::map<std::string, std::string> params = {}) {
+    { std::ofstream(dir.path() / file_name_) << text; }
+    params["path"] = file_name_;
+    return make<DataSource>(source_, params)->load({dir.path(), "t"});
+  }
+  std::string refusal(const std::string& text, std::map<std::string, std::string> params = {}) {
+    return error_of([&] { load(text, params); });
+  }
+  std::string file() const { return (dir.path() / file_name_).string(); }
+  TempDir dir;
+
+ private:
+  std::string source_, file_name_;
 };
 
 // Message of the glimpse::Error that `f` throws ("" if none).

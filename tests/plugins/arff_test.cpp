@@ -6,18 +6,9 @@
 namespace glimpse::test {
 namespace {
 
-class Arff : public ::testing::Test {
+class Arff : public ReaderTest {
  protected:
-  TempDir dir;
-  Dataset load(const std::string& text, std::map<std::string, std::string> params = {}) {
-    { std::ofstream(dir.path() / "d.arff") << text; }
-    params["path"] = "d.arff";
-    return make<DataSource>("arff", params)->load({dir.path(), "t"});
-  }
-  std::string refusal(const std::string& text, std::map<std::string, std::string> params = {}) {
-    return error_of([&] { load(text, params); });
-  }
-  std::string file() const { return (dir.path() / "d.arff").string(); }
+  Arff() : ReaderTest("arff", "d.arff") {}
 };
 
 const std::string header = R"(% a comment

@@ -6,18 +6,9 @@
 namespace glimpse::test {
 namespace {
 
-class Csv : public ::testing::Test {
+class Csv : public ReaderTest {
  protected:
-  TempDir dir;
-  Dataset load(const std::string& text, std::map<std::string, std::string> params = {}) {
-    { std::ofstream(dir.path() / "d.csv") << text; }
-    params["path"] = "d.csv";
-    return make<DataSource>("csv", params)->load({dir.path(), "t"});
-  }
-  std::string refusal(const std::string& text, std::map<std::string, std::string> params = {}) {
-    return error_of([&] { load(text, params); });
-  }
-  std::string file() const { return (dir.path() / "d.csv").string(); }
+  Csv() : ReaderTest("csv", "d.csv") {}
 };
 
 TEST_F(Csv, HeaderNamedLabelAndIgnoredColumn) {

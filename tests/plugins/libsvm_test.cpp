@@ -6,19 +6,9 @@
 namespace glimpse::test {
 namespace {
 
-class Libsvm : public ::testing::Test {
+class Libsvm : public ReaderTest {
  protected:
-  TempDir dir;
-  Dataset load(const std::string& text, std::map<std::string, std::string> params = {}) {
-    { std::ofstream(dir.path() / "d.txt") << text; }
-    params["path"] = "d.txt";
-    auto source = make<DataSource>("libsvm", params);
-    return source->load({dir.path(), "t"});
-  }
-  std::string refusal(const std::string& text, std::map<std::string, std::string> params = {}) {
-    return error_of([&] { load(text, params); });
-  }
-  std::string file() const { return (dir.path() / "d.txt").string(); }
+  Libsvm() : ReaderTest("libsvm", "d.txt") {}
 };
 
 TEST_F(Libsvm, ReadsSparseRowsCommentsAndMapsLabels) {

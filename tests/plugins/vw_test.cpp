@@ -6,15 +6,9 @@
 namespace glimpse::test {
 namespace {
 
-class Vw : public ::testing::Test {
+class Vw : public ReaderTest {
  protected:
-  TempDir dir;
-  Dataset load(const std::string& text, std::map<std::string, std::string> params = {}) {
-    { std::ofstream(dir.path() / "d.vw") << text; }
-    params["path"] = "d.vw";
-    return make<DataSource>("vw", params)->load({dir.path(), "t"});
-  }
-  std::string file() const { return (dir.path() / "d.vw").string(); }
+  Vw() : ReaderTest("vw", "d.vw") {}
 };
 
 TEST_F(Vw, FlattensNamespacesAndAppliesWeights) {

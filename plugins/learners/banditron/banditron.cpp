@@ -6,7 +6,11 @@
 namespace {
 
 template <class T>
-class Banditron final : public glimpse::Learner {
+class Banditron final : public glimpse::algorithms::EpsilonGreedyLinearLearner<T> {
+  using Base = glimpse::algorithms::EpsilonGreedyLinearLearner<T>;
+  using Base::explore_;
+  using Base::model_;
+
  public:
   static glimpse::PluginSpec spec() {
     return {.name = "banditron",
@@ -17,29 +21,14 @@ class Banditron final : public glimpse::Learner {
                        glimpse::precision_param()},
             .accepts = {glimpse::FeedbackKind::correctness}};
   }
-  explicit Banditron(const glimpse::ParamValues& params) : gamma_(params.real("gamma")) {}
+  explicit Banditron(const glimpse::ParamValues& params) : Base(params.real("gamma")) {}
 
-  void reset(const glimpse::ProblemShape& shape, std::uint64_t seed) override {
-    model_.reset(shape.K, shape.d);
-    explore_.reset(shape.K);
-    rng_.reseed(seed);
-  }
-  void predict(const glimpse::Instance& x, glimpse::Prediction& pred) override {
-    model_.predict_greedy(x, pred);
-    pred.proposed = explore_.propose(pred.predicted, gamma_, rng_);
-  }
   void learn(const glimpse::Instance& x, const glimpse::Prediction& pred, const glimpse::Feedback& feedback) override {
     const auto* answer = std::get_if<glimpse::CorrectnessFeedback>(&feedback);
     if (!answer) return;
     if (answer->correct) model_.add_to_row(pred.proposed, static_cast<T>(1.0 / explore_.probability(pred.proposed)), x);
     model_.add_to_row(pred.predicted, T{-1}, x);
   }
-
- private:
-  double gamma_;
-  glimpse::LinearModel<T> model_;
-  glimpse::algorithms::EpsilonGreedy explore_;
-  glimpse::Rng rng_;
 };
 
 }  // namespace

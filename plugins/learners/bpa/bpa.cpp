@@ -8,7 +8,11 @@
 namespace {
 
 template <class T>
-class Bpa final : public glimpse::Learner {
+class Bpa final : public glimpse::algorithms::EpsilonGreedyLinearLearner<T> {
+  using Base = glimpse::algorithms::EpsilonGreedyLinearLearner<T>;
+  using Base::explore_;
+  using Base::model_;
+
  public:
   static glimpse::PluginSpec spec() {
     return {.name = "bpa",
@@ -25,17 +29,8 @@ class Bpa final : public glimpse::Learner {
             .accepts = {glimpse::FeedbackKind::correctness}};
   }
   explicit Bpa(const glimpse::ParamValues& params)
-      : gamma_(params.real("gamma")), margin_correct_(params.real("margin_correct")) {}
+      : Base(params.real("gamma")), margin_correct_(params.real("margin_correct")) {}
 
-  void reset(const glimpse::ProblemShape& shape, std::uint64_t seed) override {
-    model_.reset(shape.K, shape.d);
-    explore_.reset(shape.K);
-    rng_.reseed(seed);
-  }
-  void predict(const glimpse::Instance& x, glimpse::Prediction& pred) override {
-    model_.predict_greedy(x, pred);
-    pred.proposed = explore_.propose(pred.predicted, gamma_, rng_);
-  }
   void learn(const glimpse::Instance& x, const glimpse::Prediction& pred, const glimpse::Feedback& feedback) override {
     const auto* answer = std::get_if<glimpse::CorrectnessFeedback>(&feedback);
     const double squared_norm = x.squared_norm();
@@ -48,10 +43,7 @@ class Bpa final : public glimpse::Learner {
   }
 
  private:
-  double gamma_, margin_correct_;
-  glimpse::LinearModel<T> model_;
-  glimpse::algorithms::EpsilonGreedy explore_;
-  glimpse::Rng rng_;
+  double margin_correct_;
 };
 
 }  // namespace

@@ -27,3 +27,34 @@ class EpsilonGreedy {
 };
 
 }  // namespace glimpse::algorithms
+
+#include <glimpse/interfaces.hpp>
+#include <glimpse/linear_model.hpp>
+
+namespace glimpse::algorithms {
+
+// Base of linear learners that propose by epsilon-greedy exploration (Banditron, BPA): a K x d model,
+// the greedy prediction, and a proposal drawn from the learner's own stream. Subclasses implement learn().
+template <class T>
+class EpsilonGreedyLinearLearner : public Learner {
+ public:
+  explicit EpsilonGreedyLinearLearner(double gamma) : gamma_(gamma) {}
+
+  void reset(const ProblemShape& shape, std::uint64_t seed) override {
+    model_.reset(shape.K, shape.d);
+    explore_.reset(shape.K);
+    rng_.reseed(seed);
+  }
+  void predict(const Instance& x, Prediction& pred) override {
+    model_.predict_greedy(x, pred);
+    pred.proposed = explore_.propose(pred.predicted, gamma_, rng_);
+  }
+
+ protected:
+  double gamma_;
+  LinearModel<T> model_;
+  EpsilonGreedy explore_;
+  Rng rng_;
+};
+
+}  // namespace glimpse::algorithms
