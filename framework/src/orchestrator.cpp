@@ -117,6 +117,7 @@ bool run_rounds(const RoundLoopInputs& in, RunRecord& record) {
   for (auto* metric : in.metrics) metric->reset(shape, total_rounds);
   if (in.trace_rounds) {
     record.y.resize(static_cast<std::size_t>(total_rounds));
+    record.row.resize(record.y.size());
     record.predicted.resize(record.y.size());
     record.proposed.resize(record.y.size());
     record.correct.resize(record.y.size());
@@ -162,6 +163,7 @@ bool run_rounds(const RoundLoopInputs& in, RunRecord& record) {
       if (in.trace_rounds) {
         const auto i = static_cast<std::size_t>(t - 1);
         record.y[i] = truth.label + 1;
+        record.row[i] = row;
         record.predicted[i] = prediction.predicted + 1;
         record.proposed[i] = prediction.proposed + 1;
         record.correct[i] = prediction.proposed == truth.label;

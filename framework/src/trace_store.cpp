@@ -52,6 +52,7 @@ void write_run_group(const h5::Handle& file, const RunRecord& r) {
   h5::write_attribute(group, "seconds", r.seconds);
   if (!r.y.empty()) {
     const h5::Handle rounds = h5::create_group(group, "rounds");
+    h5::write_vector<std::int64_t>(rounds, "row", r.row);
     h5::write_vector<std::int32_t>(rounds, "y", r.y);
     h5::write_vector<std::int32_t>(rounds, "predicted", r.predicted);
     h5::write_vector<std::int32_t>(rounds, "proposed", r.proposed);

@@ -35,6 +35,7 @@ struct RunRecord {
   double seconds = 0.0;
   // Per-round fields (empty when the protocol keeps only curves); labels 1..K as in the data files.
   std::vector<std::int32_t> y, predicted, proposed;
+  std::vector<std::int64_t> row;  // the dataset row (0-based) each round showed
   std::vector<std::uint8_t> correct, queried;
   std::vector<std::pair<std::string, double>> scalars;
   std::vector<NamedCurve> curves;

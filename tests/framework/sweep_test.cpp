@@ -21,6 +21,7 @@ const char* protocol_text = R"({
 // Every run's round data, curves and final metrics, keyed by run id, read back from a trace file.
 struct RunContent {
   std::vector<std::int32_t> y, predicted, proposed;
+  std::vector<std::int64_t> row;
   std::vector<std::uint8_t> correct;
   std::vector<double> accuracy_curve;
   std::vector<std::pair<std::string, double>> metrics;
@@ -36,6 +37,7 @@ std::map<std::string, RunContent> read_runs(const std::filesystem::path& file) {
     const h5::Handle rounds = h5::open_group(run, "rounds");
     RunContent c;
     c.y = h5::read_vector<std::int32_t>(rounds, "y");
+    c.row = h5::read_vector<std::int64_t>(rounds, "row");
     c.predicted = h5::read_vector<std::int32_t>(rounds, "predicted");
     c.proposed = h5::read_vector<std::int32_t>(rounds, "proposed");
     c.correct = h5::read_vector<std::uint8_t>(rounds, "correct");
