@@ -186,10 +186,59 @@ fs::path default_output(const Protocol& protocol) {
   return fs::path("runs") / ((protocol.name.empty() ? std::string("protocol") : protocol.name) + ".h5");
 }
 
-const Dataset& PreparedDataset::for_seed(std::uint64_t seed) const {
-  if (by_seed.empty()) return *shared;
-  return *by_seed.at(seed);
+std::shared_ptr<const Dataset> PreparedDataset::materialize(std::uint64_t seed) const {
+  if (!per_seed()) return shared;
+  Dataset copy = *shared;
+  std::vector<std::int64_t> order(static_cast<std::size_t>(copy.size()));
+  fill_stream_order(order, StreamKeys::order_key(seed, name), 0, shuffle);
+  for (std::size_t i = 0; i < seed_transforms.size(); ++i) {
+    const std::uint64_t key =
+        derive_key(derive_key(StreamKeys::dataset_key(seed, name), hash_name("transform")), first_seed_transform + i);
+    seed_transforms[i]->apply(copy, {seed, key, order});
+  }
+  copy.validate(where + ", seed " + std::to_string(seed));
+  return std::make_shared<const Dataset>(std::move(copy));
 }
+
+namespace {
+
+// Per-seed dataset copies: built on first use (one builder per copy; other copies build concurrently),
+// shared by the runs of that (dataset, seed), freed once the last of those runs is done.
+class SeedCopies {
+ public:
+  void expect(std::size_t dataset, std::uint64_t seed) { ++entries_[{dataset, seed}].remaining; }
+  std::shared_ptr<const Dataset> acquire(const PreparedDataset& prepared, std::size_t dataset, std::uint64_t seed) {
+    if (!prepared.per_seed()) return prepared.shared;
+    Entry& entry = find(dataset, seed);
+    std::lock_guard lock(entry.mutex);
+    if (!entry.data) entry.data = prepared.materialize(seed);
+    return entry.data;
+  }
+  void release(const PreparedDataset& prepared, std::size_t dataset, std::uint64_t seed) {
+    if (!prepared.per_seed()) return;
+    Entry& entry = find(dataset, seed);
+    std::lock_guard lock(entry.mutex);
+    if (--entry.remaining == 0) entry.data.reset();
+  }
+  void keep(std::size_t dataset, std::uint64_t seed, std::shared_ptr<const Dataset> data) {
+    find(dataset, seed).data = std::move(data);
+  }
+
+ private:
+  struct Entry {
+    std::mutex mutex;
+    std::shared_ptr<const Dataset> data;
+    std::int64_t remaining = 0;
+  };
+  Entry& find(std::size_t dataset, std::uint64_t seed) {
+    std::lock_guard lock(mutex_);
+    return entries_[{dataset, seed}];  // std::map: entries never move
+  }
+  std::mutex mutex_;
+  std::map<std::pair<std::size_t, std::uint64_t>, Entry> entries_;
+};
+
+}  // namespace
 
 void fill_stream_order(std::span<std::int64_t> order, std::uint64_t order_key, std::int64_t pass, bool shuffle) {
   std::iota(order.begin(), order.end(), std::int64_t{0});
@@ -224,23 +273,14 @@ std::vector<PreparedDataset> prepare_datasets(const Protocol& protocol) {
     while (first_per_seed < transforms.size() && !transforms[first_per_seed]->per_seed())
       transforms[first_per_seed++]->apply(data, {});
     PreparedDataset prepared;
-    if (first_per_seed == transforms.size()) {
-      data.validate(where);
-      prepared.shared = std::make_shared<const Dataset>(std::move(data));
-    } else {
-      std::vector<std::int64_t> order(static_cast<std::size_t>(data.size()));
-      for (const auto seed : protocol.seeds) {
-        Dataset copy = data;
-        fill_stream_order(order, StreamKeys::order_key(seed, use.name), 0, protocol.shuffle);
-        for (std::size_t i = first_per_seed; i < transforms.size(); ++i) {
-          const std::uint64_t key =
-              derive_key(derive_key(StreamKeys::dataset_key(seed, use.name), hash_name("transform")), i);
-          transforms[i]->apply(copy, {seed, key, order});
-        }
-        copy.validate(where + ", seed " + std::to_string(seed));
-        prepared.by_seed.emplace(seed, std::make_shared<const Dataset>(std::move(copy)));
-      }
-    }
+    prepared.name = use.name;
+    prepared.where = where;
+    prepared.shuffle = protocol.shuffle;
+    prepared.first_seed_transform = first_per_seed;
+    for (std::size_t i = first_per_seed; i < transforms.size(); ++i)
+      prepared.seed_transforms.push_back(std::move(transforms[i]));
+    if (!prepared.per_seed()) data.validate(where);
+    prepared.shared = std::make_shared<const Dataset>(std::move(data));
     result.push_back(std::move(prepared));
   }
   return result;
@@ -254,10 +294,13 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
   // Load every dataset once and resolve every value before starting any run.
   std::vector<DatasetPlan> plans;
   std::vector<ProblemShape> shapes;
+  SeedCopies copies;
   for (auto& data : prepare_datasets(protocol)) {
     DatasetPlan plan;
-    const Dataset& first = data.for_seed(protocol.seeds.front());
-    plan.shape = {first.size(), first.dim(), first.num_classes()};
+    // The shape after every transform; a per-seed copy made for it is kept for its runs.
+    const auto first = data.materialize(protocol.seeds.front());
+    plan.shape = {first->size(), first->dim(), first->num_classes()};
+    if (data.per_seed()) copies.keep(plans.size(), protocol.seeds.front(), first);
     plan.data = std::move(data);
     plan.oracle_params = protocol.oracle.resolve(0, &plan.shape);
     if (protocol.query_rule) plan.query_rule_params = protocol.query_rule->resolve(0, &plan.shape);
@@ -276,6 +319,12 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
   if (options.stop_after >= 0 && static_cast<std::int64_t>(pending.size()) > options.stop_after)
     pending.resize(static_cast<std::size_t>(options.stop_after));
 
+  // Runs sharing a per-seed dataset copy run one after another, so few copies are alive at once.
+  std::stable_sort(pending.begin(), pending.end(), [](const RunSpec* a, const RunSpec* b) {
+    return std::pair(a->dataset, a->seed) < std::pair(b->dataset, b->seed);
+  });
+  for (const auto* run : pending) copies.expect(static_cast<std::size_t>(run->dataset), run->seed);
+
   Progress progress(options.progress, result.total_runs);
   progress.runs_done = result.already_complete;
   std::atomic<bool> stop_requested{false};
@@ -286,7 +335,9 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
 
   const auto execute = [&](const RunSpec& run) -> bool {
     const DatasetPlan& plan = plans[static_cast<std::size_t>(run.dataset)];
-    const Dataset& data = plan.data.for_seed(run.seed);
+    const std::shared_ptr<const Dataset> data_copy =
+        copies.acquire(plan.data, static_cast<std::size_t>(run.dataset), run.seed);
+    const Dataset& data = *data_copy;
     const DatasetUse& dataset_use = protocol.datasets[static_cast<std::size_t>(run.dataset)];
     const PluginUse& learner_use = protocol.learners[static_cast<std::size_t>(run.learner)];
     const std::string params_json = run.learner_params.to_json();
@@ -363,17 +414,20 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
         [&](const tbb::blocked_range<std::size_t>& range) {
           for (std::size_t i = range.begin(); i != range.end(); ++i) {
             if (interrupted()) return;
+            const RunSpec& run = *pending[i];
+            const auto& plan = plans[static_cast<std::size_t>(run.dataset)];
             try {
-              if (execute(*pending[i])) {
+              if (execute(run)) {
                 ++completed;
                 ++progress.runs_done;
-                rounds += protocol.passes * plans[static_cast<std::size_t>(pending[i]->dataset)].shape.n;
+                rounds += protocol.passes * plan.shape.n;
               }
             } catch (...) {
               std::lock_guard lock(failure_mutex);
               if (!failure) failure = std::current_exception();
               stop_requested = true;
             }
+            copies.release(plan.data, static_cast<std::size_t>(run.dataset), run.seed);
           }
         },
         tbb::simple_partitioner());

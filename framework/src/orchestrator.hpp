@@ -62,12 +62,18 @@ bool run_rounds(const RoundLoopInputs& inputs, RunRecord& record);
 // The output file a protocol writes to when no --output is given.
 std::filesystem::path default_output(const Protocol& protocol);
 
-// A protocol dataset, loaded and transformed: one copy shared by every run, or, when a transform is per
-// seed, one copy per seed shared by the runs with that seed.
+// A protocol dataset, loaded and put through its seed-independent transforms once. When some transform is
+// per seed, `materialize(seed)` makes the copy the runs with that seed see (the orchestrator builds each such
+// copy on first use, shares it among that seed's runs and frees it after the last one).
 struct PreparedDataset {
   std::shared_ptr<const Dataset> shared;
-  std::map<std::uint64_t, std::shared_ptr<const Dataset>> by_seed;
-  const Dataset& for_seed(std::uint64_t seed) const;
+  std::vector<std::shared_ptr<const Transform>> seed_transforms;  // from the first per-seed transform on
+  std::size_t first_seed_transform = 0;                          // its position in the protocol's list
+  std::string name, where;
+  bool shuffle = true;
+
+  bool per_seed() const noexcept { return !seed_transforms.empty(); }
+  std::shared_ptr<const Dataset> materialize(std::uint64_t seed) const;
 };
 std::vector<PreparedDataset> prepare_datasets(const Protocol& protocol);
 

@@ -77,6 +77,21 @@ TEST_F(Sweep, TracesAreIdenticalWhateverTheThreadCount) {
   EXPECT_TRUE(a == b);
 }
 
+TEST_F(Sweep, PerSeedDatasetCopiesGiveIdenticalTracesWhateverTheThreadCount) {
+  protocol = parse_protocol(R"({"name": "per_seed",
+      "datasets": [{"name": "g", "source": "gaussians", "params": {"n_per_class": 60, "sigma": 0.5},
+        "transforms": [{"name": "gaussian_noise", "params": {"sigma": 0.2}},
+                       {"name": "rbf_support", "params": {"size": 40}, "grid": {"g": [0.5, 2]}}]}],
+      "oracle": {"name": "bandit"}, "learners": [{"name": "cspa"}, {"name": "banditron"}],
+      "metrics": [{"name": "online_accuracy"}, {"name": "windowed_accuracy", "params": {"window": 50}}], "seeds": 3})",
+                            "p.json", ".", registry());
+  const auto one = read_runs(run("one.h5", 1).output);
+  const auto two = read_runs(run("two.h5", 2).output);
+  ASSERT_EQ(one.size(), 12u);  // 2 variants x 2 learners x 3 seeds
+  EXPECT_TRUE(one == two);
+  EXPECT_NE(one.at("000000").accuracy_curve, one.at("000001").accuracy_curve);  // seeds differ
+}
+
 TEST_F(Sweep, RunsSharingDatasetAndSeedSeeTheSameOrderAndOthersDoNot) {
   const auto runs = read_runs(run("t.h5", 2).output);
   // Run ids: perceptron eta 0.5 seeds 0-2 (000000-000002), eta 1 (000003-000005), spa (000006-000008).

@@ -111,9 +111,11 @@ TEST(PerSeedPreparation, EachSeedGetsItsOwnCopyAfterTheSharedPrefix) {
                                     "p.json", ".", registry());
   const auto prepared = prepare_datasets(p);
   ASSERT_EQ(prepared.size(), 1u);
-  ASSERT_EQ(prepared[0].by_seed.size(), 2u);
-  const Dataset& a = prepared[0].for_seed(3);
-  const Dataset& b = prepared[0].for_seed(8);
+  ASSERT_TRUE(prepared[0].per_seed());
+  const auto a_copy = prepared[0].materialize(3), b_copy = prepared[0].materialize(8);
+  const Dataset& a = *a_copy;
+  const Dataset& b = *b_copy;
+  EXPECT_EQ(dataset_values(*prepared[0].materialize(3)), dataset_values(a));  // same seed, same copy
   EXPECT_EQ(a.dim(), 30);
   EXPECT_NE(dataset_values(a), dataset_values(b));
   // The support set of seed 3 is the first 30 rows of seed 3's stream: the first of them maps to k = 1 at j = 0.
