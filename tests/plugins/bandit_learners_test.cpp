@@ -2,6 +2,7 @@
 // section 10, checked through the plugins' public interface (scores on probe instances reveal W).
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
+#include <algorithm>
 #include <cmath>
 
 #include "support.hpp"
@@ -287,6 +288,47 @@ TEST(Cpa, ClippedLossAndTheComplementaryOracle) {
   }
   EXPECT_EQ(counts[1], 0);
   for (int c : {0, 2, 3}) EXPECT_NEAR(counts[c] / 30000.0, 1.0 / 3, 0.012);
+}
+
+}  // namespace
+}  // namespace glimpse::test
+
+namespace glimpse::test {
+namespace {
+
+TEST(Confidit, ProjectionKeepsScoresWithinAlpha) {
+  for (const char* matrix : {"diag", "full"}) {
+    SCOPED_TRACE(matrix);
+    const int k = 4, d = 3;
+    auto confidit = make<Learner>(
+        "confidit",
+        {{"matrix", matrix}, {"projection", "true"}, {"alpha", "0.5"}, {"eta", "0.1"}, {"precision", "double"}});
+    confidit->reset({300, d, k}, 0);
+    Rng rng(11);
+    Prediction pred;
+    pred.scores.resize(k);
+    bool clipped = false;
+    for (int t = 0; t < 300; ++t) {
+      const DenseRow x = random_row(rng, d);
+      confidit->predict(x.view(), pred);
+      for (int i = 0; i < k; ++i) ASSERT_LE(std::abs(pred.scores[i]), 0.5 + 1e-9) << "round " << t;
+      clipped |= std::any_of(pred.scores.begin(), pred.scores.end(), [](double s) { return std::abs(s) > 0.5 - 1e-9; });
+      confidit->learn(x.view(), pred, CorrectnessFeedback{rng.below(2) == 0});
+    }
+    EXPECT_TRUE(clipped);  // the bound was reached, so the projection acted
+  }
+  // Without projection the same stream lets scores grow past alpha.
+  auto free = make<Learner>("confidit", {{"alpha", "0.5"}, {"eta", "0.1"}, {"precision", "double"}});
+  free->reset({300, 1, 2}, 0);
+  Prediction pred;
+  pred.scores.resize(2);
+  const DenseRow x({1.0f});
+  for (int t = 0; t < 50; ++t) {
+    free->predict(x.view(), pred);
+    free->learn(x.view(), pred, CorrectnessFeedback{pred.proposed == 0});
+  }
+  free->predict(x.view(), pred);
+  EXPECT_GT(pred.scores[0], 0.5);
 }
 
 }  // namespace

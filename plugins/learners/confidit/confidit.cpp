@@ -1,7 +1,10 @@
 // Confidit (Crammer & Gentile, ICML 2011) as the CSPA paper's experiments ran it (ALGORITHMS.md 3.4):
 // per class a second-order matrix A_i (diagonal by default, or full), w_i = A_i^{-1} b_i, upper-confidence
 // proposals argmax_i s_i + sqrt(eta x' A_i^{-1} x) on the unit-normalised x, and an update of the proposed
-// class only: b += (+-1) x, A += x x'. The original's projection step and log t factor are not implemented.
+// class only: b += (+-1) x, A += x x'. Options from the original algorithm (ALGORITHMS.md 3.4, [R], off by
+// default): `projection` (each w_i projected in the A_i metric onto |w_i . x| <= alpha before scoring, and
+// w_new = A_new^{-1}(A_old w' + rho x)) and `log_factor` (widths^2 times log(t + 1)).
+#include <algorithm>
 #include <cmath>
 #include <glimpse/glimpse.hpp>
 
@@ -22,15 +25,23 @@ class Confidit final : public glimpse::Learner {
                        glimpse::ParamSpec::real("alpha", "1", "A_i starts at (1 + alpha)^2 I").above(0),
                        glimpse::ParamSpec::choice("matrix", "diag", {"diag", "full"},
                                                   "diag: O(K nnz) per round; full: O(K d^2) time, O(K d^2) memory"),
+                       glimpse::ParamSpec::boolean(
+                           "projection", false, "project each w_i onto |w_i . x| <= alpha (A_i metric) before scoring"),
+                       glimpse::ParamSpec::boolean("log_factor", false, "multiply the squared widths by log(t + 1)"),
                        glimpse::precision_param()},
             .accepts = {glimpse::FeedbackKind::correctness}};
   }
   explicit Confidit(const glimpse::ParamValues& params)
-      : eta_(params.real("eta")), alpha_(params.real("alpha")), full_(params.text("matrix") == "full") {}
+      : eta_(params.real("eta")),
+        alpha_(params.real("alpha")),
+        full_(params.text("matrix") == "full"),
+        projection_(params.boolean("projection")),
+        log_factor_(params.boolean("log_factor")) {}
 
   void reset(const glimpse::ProblemShape& shape, std::uint64_t) override {
     const T start = static_cast<T>((1 + alpha_) * (1 + alpha_));
     model_.reset(shape.K, shape.d);
+    round_ = 0;
     b_.setZero(shape.K, shape.d);
     widths_.setZero(shape.K);
     unit_values_.assign(static_cast<std::size_t>(shape.d), 0.0f);
@@ -44,26 +55,20 @@ class Confidit final : public glimpse::Learner {
   }
 
   void predict(const glimpse::Instance& x, glimpse::Prediction& pred) override {
+    ++round_;
     const glimpse::Instance u = unit(x);
     model_.predict_greedy(u, pred);
     if (full_) densify(u);
+    const T time_factor = log_factor_ ? static_cast<T>(std::log(static_cast<double>(round_) + 1.0)) : T{1};
     for (std::int32_t i = 0; i < model_.num_classes(); ++i) {
-      T quadratic = 0;
-      if (full_) {
-        inverse_x_.noalias() = inverses_[static_cast<std::size_t>(i)] * dense_x_;
-        quadratic = dense_x_.dot(inverse_x_);
-      } else {
-        const T* a = a_.row(i).data();
-        for (std::int32_t j = 0; j < u.nnz; ++j) {
-          const auto column = u.is_dense() ? j : u.indices[j];
-          quadratic += static_cast<T>(u.values[j]) * static_cast<T>(u.values[j]) / a[column];
-        }
-      }
-      widths_[i] = std::sqrt(static_cast<T>(eta_) * std::max(quadratic, T{0}));
+      const T quadratic = std::max(inverse_quadratic(i, u), T{0});  // x' A_i^{-1} x, leaves A_i^{-1} x in inverse_x_
+      if (projection_) project(i, u, quadratic, pred);
+      widths_[i] = std::sqrt(static_cast<T>(eta_) * time_factor * quadratic);
     }
+    if (projection_) pred.predicted = glimpse::argmax(pred.scores);  // scores of the projected w_i
     std::int32_t best = 0;
     for (std::int32_t i = 1; i < model_.num_classes(); ++i)
-      if (model_.scores()[i] + widths_[i] > model_.scores()[best] + widths_[best]) best = i;
+      if (pred.scores[i] + widths_[i] > pred.scores[best] + widths_[best]) best = i;
     pred.proposed = best;
   }
 
@@ -83,7 +88,14 @@ class Confidit final : public glimpse::Learner {
       inverse_x_.noalias() = inverse * dense_x_;
       const T denominator = 1 + dense_x_.dot(inverse_x_);
       inverse.noalias() -= (inverse_x_ * inverse_x_.transpose()) / denominator;
-      model_.weights().row(k).noalias() = (inverse * b_.row(k).transpose()).transpose();
+      if (projection_) {
+        // w_new = A_new^{-1}(A_old w' + rho x) = w' + (rho - x . w') A_new^{-1} x.
+        inverse_x_.noalias() = inverse * dense_x_;
+        const T step = rho - model_.weights().row(k).dot(dense_x_.transpose());
+        model_.weights().row(k) += step * inverse_x_.transpose();
+      } else {
+        model_.weights().row(k).noalias() = (inverse * b_.row(k).transpose()).transpose();
+      }
       return;
     }
     T* a = a_.row(k).data();
@@ -91,12 +103,48 @@ class Confidit final : public glimpse::Learner {
       const auto column = u.is_dense() ? j : u.indices[j];
       const T v = static_cast<T>(u.values[j]);
       b[column] += rho * v;
+      if (projection_)
+        w[column] = (a[column] * w[column] + rho * v) / (a[column] + v * v);  // A_new^{-1}(A_old w' + rho x)
       a[column] += v * v;
-      w[column] = b[column] / a[column];
+      if (!projection_) w[column] = b[column] / a[column];
     }
   }
 
  private:
+  // x' A_i^{-1} x for class i; in full mode A_i^{-1} x is left in inverse_x_.
+  T inverse_quadratic(std::int32_t i, const glimpse::Instance& u) {
+    if (full_) {
+      inverse_x_.noalias() = inverses_[static_cast<std::size_t>(i)] * dense_x_;
+      return dense_x_.dot(inverse_x_);
+    }
+    const T* a = a_.row(i).data();
+    T quadratic = 0;
+    for (std::int32_t j = 0; j < u.nnz; ++j) {
+      const auto column = u.is_dense() ? j : u.indices[j];
+      quadratic += static_cast<T>(u.values[j]) * static_cast<T>(u.values[j]) / a[column];
+    }
+    return quadratic;
+  }
+
+  // w_i <- w_i - (s_i - clip(s_i, -alpha, alpha)) / (x' A_i^{-1} x) A_i^{-1} x; the score becomes the clipped one.
+  void project(std::int32_t i, const glimpse::Instance& u, T quadratic, glimpse::Prediction& pred) {
+    const T score = static_cast<T>(pred.scores[i]);
+    const T clipped = std::clamp(score, static_cast<T>(-alpha_), static_cast<T>(alpha_));
+    if (score == clipped || quadratic <= 0) return;
+    const T factor = (score - clipped) / quadratic;
+    T* w = model_.weights().row(i).data();
+    if (full_) {
+      model_.weights().row(i) -= factor * inverse_x_.transpose();
+    } else {
+      const T* a = a_.row(i).data();
+      for (std::int32_t j = 0; j < u.nnz; ++j) {
+        const auto column = u.is_dense() ? j : u.indices[j];
+        w[column] -= factor * static_cast<T>(u.values[j]) / a[column];
+      }
+    }
+    pred.scores[i] = static_cast<double>(clipped);
+  }
+
   // x / ||x|| in a buffer with x's indices (x itself when its norm is 0).
   glimpse::Instance unit(const glimpse::Instance& x) {
     const double norm = std::sqrt(x.squared_norm());
@@ -117,7 +165,8 @@ class Confidit final : public glimpse::Learner {
   }
 
   double eta_, alpha_;
-  bool full_;
+  bool full_, projection_, log_factor_;
+  std::int64_t round_ = 0;
   glimpse::LinearModel<T> model_;
   Matrix a_, b_;                  // diagonal of A_i (diag mode) and b_i, one row per class
   std::vector<Matrix> inverses_;  // full mode: A_i^{-1}
