@@ -37,6 +37,8 @@ void expect_allocation_free(const std::string& learner_name, std::map<std::strin
   metrics.push_back(make<Metric>("online_accuracy"));
   metrics.push_back(make<Metric>("windowed_accuracy"));
   metrics.push_back(make<Metric>("mistakes"));
+  metrics.push_back(make<Metric>("average_error"));
+  metrics.push_back(make<Metric>("candidate_error"));
   const int rounds = 2000;
   learner->reset({rounds, d, k}, 1);
   oracle->reset({rounds, d, k});
@@ -78,7 +80,12 @@ TEST(RoundLoop, AllocatesNothingPerRound) {
       {"bpa", {}, "bandit"},
       {"confidit", {}, "bandit"},
       {"confidit", {{"matrix", "full"}}, "bandit"},
-      {"cpa", {}, "complementary"}};
+      {"cpa", {}, "complementary"},
+      {"avg_perceptron", {}, "candidate_set"},
+      {"max_perceptron", {}, "candidate_set"},
+      {"avg_pegasos", {}, "candidate_set"},
+      {"max_pegasos", {}, "candidate_set"},
+      {"pegasos", {}, "full"}};
   for (const auto& [learner, params, oracle] : cases)
     for (const char* precision : {"float", "double"})
       for (bool sparse : {false, true}) expect_allocation_free(learner, params, oracle, precision, sparse);

@@ -1,0 +1,9 @@
+// avg_pegasos: see glimpse/algorithms/candidate_hinge.hpp (ALGORITHMS.md section 5).
+#include <glimpse/algorithms/candidate_hinge.hpp>
+
+namespace {
+template <class T>
+using Learner = glimpse::algorithms::CandidatePegasos<T, glimpse::algorithms::CandidateLoss::average, false>;
+}  // namespace
+
+GLIMPSE_PRECISION_PLUGIN(Learner)
