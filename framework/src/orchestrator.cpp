@@ -41,7 +41,8 @@ std::unique_ptr<Kind> create_as(const PluginUse& use, const ParamValues& params)
 struct DatasetPlan {
   PreparedDataset data;
   ProblemShape shape;
-  ParamValues oracle_params, query_rule_params;
+  std::vector<ParamValues> oracle_params;  // per learner (each may have its own oracle)
+  ParamValues query_rule_params;
   std::vector<ParamValues> metric_params;
 };
 
@@ -302,7 +303,8 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
     plan.shape = {first->size(), first->dim(), first->num_classes()};
     if (data.per_seed()) copies.keep(plans.size(), protocol.seeds.front(), first);
     plan.data = std::move(data);
-    plan.oracle_params = protocol.oracle.resolve(0, &plan.shape);
+    for (std::int32_t l = 0; l < static_cast<std::int32_t>(protocol.learners.size()); ++l)
+      plan.oracle_params.push_back(protocol.oracle_for(l).resolve(0, &plan.shape));
     if (protocol.query_rule) plan.query_rule_params = protocol.query_rule->resolve(0, &plan.shape);
     for (const auto& metric : protocol.metrics) plan.metric_params.push_back(metric.resolve(0, &plan.shape));
     shapes.push_back(plan.shape);
@@ -344,7 +346,9 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
     const StreamKeys keys(run.seed, dataset_use.name, learner_use.name(), params_json);
 
     auto learner = create_as<Learner>(learner_use, run.learner_params);
-    auto oracle = create_as<FeedbackOracle>(protocol.oracle, plan.oracle_params);
+    const PluginUse& oracle_use = protocol.oracle_for(run.learner);
+    const ParamValues& oracle_params = plan.oracle_params[static_cast<std::size_t>(run.learner)];
+    auto oracle = create_as<FeedbackOracle>(oracle_use, oracle_params);
     std::unique_ptr<QueryRule> rule;
     if (protocol.query_rule) rule = create_as<QueryRule>(*protocol.query_rule, plan.query_rule_params);
     std::vector<std::unique_ptr<Metric>> metrics;
@@ -383,8 +387,8 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
     record.learner = learner_use.name();
     record.learner_version = learner_use.plugin->spec->version;
     record.params_json = params_json;
-    record.oracle = protocol.oracle.name();
-    record.oracle_params = plan.oracle_params.to_json();
+    record.oracle = oracle_use.name();
+    record.oracle_params = oracle_params.to_json();
     record.query_rule = protocol.query_rule ? protocol.query_rule->name() : "";
     record.query_rule_params = protocol.query_rule ? plan.query_rule_params.to_json() : "";
     record.seed = run.seed;

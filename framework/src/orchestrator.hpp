@@ -7,9 +7,9 @@
 #include <filesystem>
 #include <functional>
 #include <map>
-#include <span>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -68,7 +68,7 @@ std::filesystem::path default_output(const Protocol& protocol);
 struct PreparedDataset {
   std::shared_ptr<const Dataset> shared;
   std::vector<std::shared_ptr<const Transform>> seed_transforms;  // from the first per-seed transform on
-  std::size_t first_seed_transform = 0;                          // its position in the protocol's list
+  std::size_t first_seed_transform = 0;                           // its position in the protocol's list
   std::string name, where;
   bool shuffle = true;
 

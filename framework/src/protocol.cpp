@@ -307,18 +307,24 @@ Protocol parse_protocol(const std::string& text, const std::string& file, const 
   if (const auto* rule = r.child(root, "query_rule"))
     protocol.query_rule = r.plugin_use(*rule, "query_rule", PluginKind::query_rule, "name", {"name", "params"});
 
-  const FeedbackKind produced = protocol.oracle.plugin->spec->produces;
   for (const auto& [path, node] : r.list(root, "learners", true)) {
-    PluginUse learner = r.plugin_use(*node, path, PluginKind::learner, "name", {"name", "params", "grid"});
+    PluginUse learner = r.plugin_use(*node, path, PluginKind::learner, "name", {"name", "params", "grid", "oracle"});
+    // A learner may have an oracle of its own (e.g. exact labels for a baseline beside candidate-set learners).
+    std::optional<PluginUse> own_oracle;
+    if (const auto* o = r.child(*node, "oracle"))
+      own_oracle = r.plugin_use(*o, path + ".oracle", PluginKind::oracle, "name", {"name", "params"});
+    const PluginUse& learner_oracle = own_oracle ? *own_oracle : protocol.oracle;
+    const FeedbackKind produced = learner_oracle.plugin->spec->produces;
     const PluginSpec& spec = *learner.plugin->spec;
     if (!spec.accepts.contains(produced)) {
       std::vector<std::string> accepted;
       for (auto k : spec.accepts.kinds()) accepted.emplace_back(feedback_kind_name(k));
       r.fail(path + ".name", "learner '" + spec.name + "' accepts " + join(accepted) + " feedback, but oracle '" +
-                                 protocol.oracle.name() + "' produces " + std::string(feedback_kind_name(produced)) +
+                                 learner_oracle.name() + "' produces " + std::string(feedback_kind_name(produced)) +
                                  " feedback");
     }
     protocol.learners.push_back(std::move(learner));
+    protocol.learner_oracles.push_back(std::move(own_oracle));
   }
 
   std::set<std::string> metric_names;

@@ -40,7 +40,8 @@ struct PluginUse {
 struct DatasetUse {
   std::string name;
   std::string where;
-  bool cached = false;       // an installed dataset ({"name": "vehicle"} or {"dataset": "vehicle", "name": ...}); else `source`
+  bool cached =
+      false;  // an installed dataset ({"name": "vehicle"} or {"dataset": "vehicle", "name": ...}); else `source`
   std::string cached_name;  // which installed dataset
   PluginUse source;
   std::vector<PluginUse> transforms;
@@ -67,6 +68,12 @@ struct Protocol {
   PluginUse oracle;
   std::optional<PluginUse> query_rule;
   std::vector<PluginUse> learners;
+  std::vector<std::optional<PluginUse>> learner_oracles;  // per learner: its own oracle, if it names one
+  // The oracle a learner's runs use: its own, else the protocol's.
+  const PluginUse& oracle_for(std::int32_t learner) const {
+    const auto& own = learner_oracles[static_cast<std::size_t>(learner)];
+    return own ? *own : oracle;
+  }
   std::vector<PluginUse> metrics;
   std::vector<std::uint64_t> seeds;
   std::int64_t passes = 1;

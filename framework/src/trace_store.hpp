@@ -28,7 +28,8 @@ struct NamedCurve {
 struct RunRecord {
   std::string id;
   std::int64_t index = 0;
-  std::string dataset, dataset_variant, learner, learner_version, params_json, oracle, oracle_params, query_rule, query_rule_params;
+  std::string dataset, dataset_variant, learner, learner_version, params_json, oracle, oracle_params, query_rule,
+      query_rule_params;
   std::uint64_t seed = 0;
   std::int64_t grid_point = 0;
   std::int64_t rounds = 0;

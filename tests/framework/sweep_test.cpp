@@ -173,3 +173,39 @@ TEST_F(Sweep, SummaryTableAndSelection) {
 
 }  // namespace
 }  // namespace glimpse::test
+
+namespace glimpse::test {
+namespace {
+
+TEST(LearnerOracles, ABaselineGetsLabelsBesideCandidateSetLearnersOnPairedStreams) {
+  TempDir dir;
+  const Protocol protocol = parse_protocol(R"({"name": "pl",
+      "datasets": [{"name": "g", "source": "gaussians", "params": {"n_per_class": 50}}],
+      "oracle": {"name": "candidate_set", "params": {"size": 2}},
+      "learners": [{"name": "avg_perceptron"}, {"name": "perceptron", "oracle": {"name": "full"}}],
+      "metrics": [{"name": "average_error"}], "seeds": 2})",
+                                           "pl.json", ".", registry());
+  EXPECT_EQ(protocol.oracle_for(0).name(), "candidate_set");
+  EXPECT_EQ(protocol.oracle_for(1).name(), "full");
+  SweepOptions options;
+  options.progress = false;
+  options.output = dir.path() / "pl.h5";
+  run_sweep(protocol, options);
+  const h5::Handle file = h5::open_file(dir.path() / "pl.h5", false);
+  EXPECT_EQ(h5::read_string_attribute(h5::open_group(file, "runs/000000"), "oracle"), "candidate_set");
+  EXPECT_EQ(h5::read_string_attribute(h5::open_group(file, "runs/000002"), "oracle"), "full");
+  // Same seed, same order for both learners.
+  const h5::Handle a = h5::open_group(file, "runs/000000/rounds"), b = h5::open_group(file, "runs/000002/rounds");
+  EXPECT_EQ(h5::read_vector<std::int64_t>(a, "row"), h5::read_vector<std::int64_t>(b, "row"));
+  // Without its own oracle the baseline is refused, naming the oracle it would get.
+  EXPECT_EQ(error_of([] {
+              parse_protocol(R"({"datasets": [{"source": "gaussians"}], "oracle": {"name": "candidate_set"},
+                  "learners": [{"name": "perceptron"}], "metrics": [{"name": "average_error"}]})",
+                             "pl.json", ".", registry());
+            }),
+            "pl.json: learners[0].name: learner 'perceptron' accepts label feedback, but oracle 'candidate_set' "
+            "produces candidate_set feedback");
+}
+
+}  // namespace
+}  // namespace glimpse::test
