@@ -122,6 +122,32 @@ void BM_Learner(benchmark::State& state, const std::string& learner_name, bool s
   state.SetItemsProcessed(state.iterations() * data.size());
 }
 
+// Candidate-label learners with sets of `size` labels (the true one plus size-1 fixed others, rotating), next
+// to BM_Learner's exact-label runs of perceptron and pegasos on the same data.
+void BM_CandidateLearner(benchmark::State& state, const std::string& learner_name, bool sparse, int size) {
+  const Dataset& data = dataset(sparse);
+  std::vector<std::int64_t> order(static_cast<std::size_t>(data.size()));
+  fill_stream_order(order, 0, 0, true);
+  auto learner = make<Learner>(learner_name, {{"precision", "float"}});
+  Prediction pred;
+  pred.scores.resize(static_cast<std::size_t>(data.num_classes()));
+  std::vector<std::int32_t> set(static_cast<std::size_t>(size));
+  for (auto _ : state) {
+    learner->reset({data.size(), data.dim(), data.num_classes()}, 0);
+    for (std::size_t position = 0; position < order.size(); ++position) {
+      const auto i = order[position];
+      const Instance x = data.row(i);
+      if (position + 1 < order.size()) data.row(order[position + 1]).prefetch();
+      learner->predict(x, pred);
+      set[0] = data.label(i);
+      for (int j = 1; j < size; ++j) set[j] = (data.label(i) + j) % data.num_classes();
+      learner->learn(x, pred, CandidateSetFeedback{set});
+    }
+    benchmark::DoNotOptimize(pred.predicted);
+  }
+  state.SetItemsProcessed(state.iterations() * data.size());
+}
+
 // Whole round loop: shuffled order, `full` oracle, three metrics, per-round trace; one pass per iteration.
 void BM_RoundLoop(benchmark::State& state, const std::string& learner_name, bool sparse, const std::string& precision) {
   const Dataset& data = dataset(sparse);
@@ -145,6 +171,20 @@ void BM_RoundLoop(benchmark::State& state, const std::string& learner_name, bool
 }
 
 void register_all() {
+  for (const std::string learner : {"avg_perceptron", "max_perceptron", "avg_pegasos", "max_pegasos"})
+    for (const bool sparse : {false, true}) {
+      const std::string shape = sparse ? "sparse_d60000_nnz100_K20" : "dense_d784_K10";
+      benchmark::RegisterBenchmark(("candidate/" + learner + "/" + shape + "/s4").c_str(), BM_CandidateLearner, learner,
+                                   sparse, 4)
+          ->Unit(benchmark::kMillisecond);
+    }
+  for (const std::string learner : {"pegasos"})
+    for (const bool sparse : {false, true}) {
+      const std::string shape = sparse ? "sparse_d60000_nnz100_K20" : "dense_d784_K10";
+      benchmark::RegisterBenchmark(("learner/" + learner + "/" + shape + "/float").c_str(), BM_Learner, learner, sparse,
+                                   std::string("float"))
+          ->Unit(benchmark::kMillisecond);
+    }
   for (const std::string learner : {"cspa", "banditron", "bpa", "confidit"})
     for (const bool sparse : {false, true}) {
       const std::string shape = sparse ? "sparse_d60000_nnz100_K20" : "dense_d784_K10";
