@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <glimpse/interfaces.hpp>
+#include <glimpse/linear_model.hpp>
 #include <glimpse/random.hpp>
 #include <vector>
 
@@ -25,13 +27,6 @@ class EpsilonGreedy {
  private:
   std::vector<double> probabilities_;
 };
-
-}  // namespace glimpse::algorithms
-
-#include <glimpse/interfaces.hpp>
-#include <glimpse/linear_model.hpp>
-
-namespace glimpse::algorithms {
 
 // Base of linear learners that propose by epsilon-greedy exploration (Banditron, BPA): a K x d model,
 // the greedy prediction, and a proposal drawn from the learner's own stream. Subclasses implement learn().
