@@ -64,7 +64,7 @@ void BM_ParseLibsvm(benchmark::State& state) {
   auto object = plugin->create(params);
   auto* source = dynamic_cast<DataSource*>(object.get());
   for (auto _ : state) {
-    const Dataset data = source->load({"/", "benchmark"});
+    const Dataset data = source->load();
     benchmark::DoNotOptimize(data.row(0).values);
   }
   state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(std::filesystem::file_size(libsvm_file())));

@@ -110,8 +110,8 @@ class ReaderTest : public ::testing::Test {
       : source_(std::move(source)), file_name_(std::move(file_name)) {}
   Dataset load(const std::string& text, std::map<std::string, std::string> params = {}) {
     { std::ofstream(dir.path() / file_name_) << text; }
-    params["path"] = file_name_;
-    return make<DataSource>(source_, params)->load({dir.path(), "t"});
+    params["path"] = file();
+    return make<DataSource>(source_, params)->load();
   }
   std::string refusal(const std::string& text, std::map<std::string, std::string> params = {}) {
     return error_of([&] { load(text, params); });

@@ -198,7 +198,7 @@ Dataset read_with_plugin(const CatalogEntry& e, const PluginRegistry& registry,
   }
   auto object = plugin.create(values);
   auto* source = dynamic_cast<DataSource*>(object.get());
-  return source->load({"/", where});
+  return source->load();
 }
 
 void install_one(const CatalogEntry& e, const PluginRegistry& registry, std::ostream& log) {

@@ -256,10 +256,9 @@ std::vector<PreparedDataset> prepare_datasets(const Protocol& protocol) {
     if (use.cached) {
       data = load_cached_dataset(use.cached_name, use.where);
     } else {
-      const LoadContext context{protocol.base_dir, use.where};
       auto source = create_as<DataSource>(use.source, use.source.resolve(0, nullptr));
       try {
-        data = source->load(context);
+        data = source->load();
       } catch (const Error& e) {
         // Readers already name the file and line; add which dataset of the protocol it was.
         throw Error(use.where + " (source '" + use.source.name() + "')", e.what());

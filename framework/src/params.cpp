@@ -31,6 +31,10 @@ ParamSpec ParamSpec::text(std::string name, std::string default_value, std::stri
   return {std::move(name), ParamType::text, std::move(default_value), false, {}, {}, {}, std::move(doc)};
 }
 
+ParamSpec ParamSpec::path(std::string name, std::string doc) {
+  return {std::move(name), ParamType::path, "", false, {}, {}, {}, std::move(doc)};
+}
+
 namespace {
 std::string format_number(double v) {
   // The shortest text that reads back to the same double, in plain notation when one exists (10, not 1e+01).
@@ -72,6 +76,8 @@ std::string ParamSpec::type_name() const {
       return "choice";
     case ParamType::text:
       return "text";
+    case ParamType::path:
+      return "path";
   }
   return "unknown";
 }
@@ -82,6 +88,8 @@ std::string ParamSpec::expectation() const {
       return "true or false";
     case ParamType::text:
       return "a string";
+    case ParamType::path:
+      return "a file path";
     case ParamType::choice: {
       std::string list;
       for (const auto& c : choices) list += (list.empty() ? "" : ", ") + c;
@@ -135,6 +143,11 @@ double ParamValues::real(std::string_view name) const {
 std::int64_t ParamValues::integer(std::string_view name) const { return get_as<std::int64_t>(find(name), name); }
 bool ParamValues::boolean(std::string_view name) const { return get_as<bool>(find(name), name); }
 const std::string& ParamValues::text(std::string_view name) const { return get_as<std::string>(find(name), name); }
+std::filesystem::path ParamValues::path(std::string_view name) const {
+  const std::filesystem::path written = text(name);
+  if (written.empty() || written.is_absolute()) return written;
+  return base_dir_ / written;
+}
 
 static std::string json_string(const std::string& s) {
   std::string out = "\"";
@@ -196,6 +209,7 @@ std::optional<ParamValue> resolve_param(const ParamSpec& spec, const std::string
   };
   switch (spec.type) {
     case ParamType::text:
+    case ParamType::path:
       return ParamValue{raw};
     case ParamType::boolean:
       if (raw == "true") return ParamValue{true};

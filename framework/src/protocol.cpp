@@ -34,7 +34,8 @@ std::string join(const std::vector<std::string>& items) {
 // Walks a protocol tree, carrying "file: path.inside" for every message.
 class Reader {
  public:
-  Reader(std::string file, const PluginRegistry& registry) : file_(std::move(file)), registry_(registry) {}
+  Reader(std::string file, std::filesystem::path base_dir, const PluginRegistry& registry)
+      : file_(std::move(file)), base_dir_(std::move(base_dir)), registry_(registry) {}
 
   std::string at(const std::string& path) const { return path.empty() ? file_ : file_ + ": " + path; }
   [[noreturn]] void fail(const std::string& path, const std::string& what) const { throw Error(at(path), what); }
@@ -66,6 +67,7 @@ class Reader {
     if (!name_node) fail(path, "missing \"" + name_key + "\" (the " + kind_name + " plugin to use)");
     const std::string name = value(*name_node, path + "." + name_key, "a plugin name");
     PluginUse use;
+    use.base_dir = base_dir_;
     use.where = at(path);
     use.plugin = &registry_.get(name, kind, at(path + "." + name_key));
     const PluginSpec& spec = *use.plugin->spec;
@@ -88,6 +90,12 @@ class Reader {
         resolve_param(p, text, nullptr);
       } catch (const Error& e) {
         throw Error(where, e.what());
+      }
+      if (p.type == ParamType::path && !text.empty()) {
+        const std::filesystem::path file =
+            std::filesystem::path(text).is_absolute() ? std::filesystem::path(text) : base_dir_ / text;
+        if (!std::filesystem::is_regular_file(file))
+          throw Error(where, "expected an existing file, got '" + text + "' (looked for " + file.string() + ")");
       }
     };
     if (const pt::ptree* params = child(node, "params")) {
@@ -141,6 +149,7 @@ class Reader {
 
  private:
   std::string file_;
+  std::filesystem::path base_dir_;
   const PluginRegistry& registry_;
 };
 
@@ -176,6 +185,7 @@ ParamValues PluginUse::resolve(std::int64_t point, const ProblemShape* shape) co
     point /= count;
   }
   ParamValues values;
+  values.set_base_dir(base_dir);
   for (const auto& spec : plugin->spec->params) {
     const RawParam* raw = nullptr;
     for (const auto& p : params)
@@ -252,7 +262,7 @@ Protocol parse_protocol(const std::string& text, const std::string& file, const 
   } catch (const pt::json_parser_error& e) {
     throw Error(file + ":" + std::to_string(e.line()), "invalid JSON: " + e.message());
   }
-  Reader r(file, registry);
+  Reader r(file, base_dir, registry);
   if (!is_object(root)) r.fail("", "expected a JSON object at the top level");
   r.only_keys(root, "",
               {"name", "description", "kind", "datasets", "oracle", "query_rule", "learners", "metrics", "seeds",

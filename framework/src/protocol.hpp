@@ -29,6 +29,7 @@ struct PluginUse {
   // Learners only: parameter name -> one entry per grid value, in file order.
   std::vector<std::pair<std::string, std::vector<RawParam>>> grid;
   std::string output_name;  // metrics: "as", defaulting to the plugin name
+  std::filesystem::path base_dir;  // the protocol's folder: path parameters are relative to it
 
   const std::string& name() const { return plugin->spec->name; }
   std::int64_t grid_size() const;

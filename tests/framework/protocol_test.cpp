@@ -98,11 +98,29 @@ TEST(Protocol, RefusesALearnerThatCannotUseTheOraclesFeedback) {
             "correctness feedback");
 }
 
+TEST(Protocol, ResolvesPathParametersAgainstTheProtocolFolderAndRefusesMissingFiles) {
+  TempDir dir;
+  { std::ofstream(dir.path() / "train.libsvm") << "1 1:0.5\n2 1:-1\n"; }
+  const std::string source = "{\"source\": \"gaussians\", \"params\": {\"n_per_class\": 10}}";
+  const Protocol p =
+      parse_protocol(with(valid, source, "{\"source\": \"libsvm\", \"params\": {\"path\": \"train.libsvm\"}}"),
+                     "x.json", dir.path(), registry());
+  const ParamValues params = p.datasets[0].source.resolve(0, nullptr);
+  EXPECT_EQ(params.text("path"), "train.libsvm");  // as written: run metadata does not depend on the folder
+  EXPECT_EQ(params.path("path"), dir.path() / "train.libsvm");
+  EXPECT_EQ(error_of([&] {
+              parse_protocol(with(valid, source, "{\"source\": \"libsvm\", \"params\": {\"path\": \"test.libsvm\"}}"),
+                             "x.json", dir.path(), registry());
+            }),
+            "x.json: datasets[0].params.path: expected an existing file, got 'test.libsvm' (looked for " +
+                (dir.path() / "test.libsvm").string() + ")");
+}
+
 TEST(Protocol, RefusesMissingRequiredParameter) {
   EXPECT_EQ(refusal(with(valid, "{\"source\": \"gaussians\", \"params\": {\"n_per_class\": 10}}",
                          "{\"source\": \"libsvm\"}")),
-            "x.json: datasets[0].params: missing required parameter 'path' of data_source 'libsvm' (the file, relative "
-            "to the protocol's folder)");
+            "x.json: datasets[0].params: missing required parameter 'path' of data_source 'libsvm' (the data file "
+            "(gzip-compressed or plain))");
 }
 
 TEST(Protocol, RefusesMissingSectionsAndBadSettings) {

@@ -7,7 +7,7 @@ namespace glimpse::test {
 namespace {
 
 Dataset generate(const std::map<std::string, std::string>& params) {
-  return make<DataSource>("gaussians", params)->load({".", "t"});
+  return make<DataSource>("gaussians", params)->load();
 }
 
 TEST(Gaussians, SameSeedSameDataDifferentSeedDifferentData) {

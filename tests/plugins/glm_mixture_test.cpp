@@ -8,7 +8,7 @@ namespace glimpse::test {
 namespace {
 
 Dataset generate(const std::map<std::string, std::string>& params) {
-  return make<DataSource>("glm_mixture", params)->load({".", "t"});
+  return make<DataSource>("glm_mixture", params)->load();
 }
 
 TEST(GlmMixture, SameSeedSameDataDifferentSeedDifferentData) {

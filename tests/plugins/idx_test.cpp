@@ -28,7 +28,9 @@ class Idx : public ::testing::Test {
     gzclose(f);
   }
   Dataset load(const std::string& images, const std::string& labels) {
-    return make<DataSource>("idx", {{"images", images}, {"labels", labels}})->load({dir.path(), "t"});
+    return make<DataSource>("idx",
+                            {{"images", (dir.path() / images).string()}, {"labels", (dir.path() / labels).string()}})
+        ->load();
   }
 };
 

@@ -58,8 +58,8 @@ TEST_F(Libsvm, MalformedLinesAreRefusedWithFileAndLine) {
   EXPECT_EQ(refusal("1 5:1\n", {{"num_features", "4"}}), file() + ":1: feature index 5 outside 1..4 (num_features)");
   EXPECT_EQ(refusal("# only a comment\n\n"), file() + ": no data rows");
   EXPECT_EQ(error_of([&] {
-              auto source = make<DataSource>("libsvm", {{"path", "missing.txt"}});
-              source->load({dir.path(), "t"});
+              auto source = make<DataSource>("libsvm", {{"path", (dir.path() / "missing.txt").string()}});
+              source->load();
             }),
             (dir.path() / "missing.txt").string() + ": cannot open the data file");
 }

@@ -89,16 +89,11 @@ class GLIMPSE_API Metric : public PluginObject {
   virtual void report(MetricResults& out) const = 0;
 };
 
-struct LoadContext {
-  std::filesystem::path base_dir;  // relative paths in parameters are resolved against this
-  std::string where;               // protocol location for messages, e.g. "x.json: datasets[0]"
-  std::filesystem::path resolve(const std::filesystem::path& p) const { return p.is_absolute() ? p : base_dir / p; }
-};
-
 class GLIMPSE_API DataSource : public PluginObject {
  public:
   // Reads or generates the whole dataset. Throws Error naming the file and line on malformed input.
-  virtual Dataset load(const LoadContext& context) = 0;
+  // File parameters are declared with ParamSpec::path, so they arrive resolved against the protocol's folder.
+  virtual Dataset load() = 0;
 };
 
 // What a per-seed transform learns about the runs it prepares data for.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,7 +20,9 @@ struct ProblemShape {
   std::int32_t K = 0;  // classes
 };
 
-enum class ParamType { real, integer, boolean, choice, text };
+// `path`: a file name, relative to the protocol's folder unless absolute; the host checks that the file exists
+// before any run starts, and the plugin reads the resolved path with ParamValues::path().
+enum class ParamType { real, integer, boolean, choice, text, path };
 
 struct ParamBound {
   double value = 0.0;
@@ -43,6 +46,8 @@ struct ParamSpec {
   static ParamSpec choice(std::string name, std::string default_value, std::vector<std::string> choices,
                           std::string doc);
   static ParamSpec text(std::string name, std::string default_value, std::string doc);
+  // An empty default means "no file" unless the parameter is mandatory.
+  static ParamSpec path(std::string name, std::string doc);
 
   ParamSpec&& above(double v) && {
     lower = ParamBound{v, true};
@@ -82,15 +87,20 @@ class ParamValues {
   double real(std::string_view name) const;
   std::int64_t integer(std::string_view name) const;
   bool boolean(std::string_view name) const;
-  const std::string& text(std::string_view name) const;  // text and choice parameters
+  const std::string& text(std::string_view name) const;  // text, choice and path parameters, as written
+  // A path parameter resolved against the protocol's folder; empty when the protocol gave none.
+  std::filesystem::path path(std::string_view name) const;
+  void set_base_dir(std::filesystem::path dir) { base_dir_ = std::move(dir); }
 
   const std::vector<std::pair<std::string, ParamValue>>& entries() const noexcept { return entries_; }
-  // {"beta":0.5,"tie_break":"lowest"}: stable text used in run metadata and stream keys.
+  // {"beta":0.5,"tie_break":"lowest"}: stable text used in run metadata and stream keys (paths as written, so
+  // results do not depend on where the protocol lies).
   std::string to_json() const;
 
  private:
   const ParamValue& find(std::string_view name) const;
   std::vector<std::pair<std::string, ParamValue>> entries_;
+  std::filesystem::path base_dir_;
 };
 
 // Renders a value as JSON (numbers with round-trip precision).

@@ -44,7 +44,7 @@ class ArffSource final : public glimpse::DataSource {
             .kind = glimpse::PluginKind::data_source,
             .summary = "reads Weka ARFF (numeric and nominal attributes, dense or sparse rows)",
             .params = {
-                glimpse::ParamSpec::text("path", "", "the file, relative to the protocol's folder").mandatory(),
+                glimpse::ParamSpec::path("path", "the data file (gzip-compressed or plain)").mandatory(),
                 glimpse::ParamSpec::text("class_attribute", "last", "the class attribute: last, first or its name"),
                 glimpse::ParamSpec::choice("nominal", "one_hot", {"one_hot", "index"},
                                            "how other nominal attributes become features: one 0/1 feature per "
@@ -53,14 +53,14 @@ class ArffSource final : public glimpse::DataSource {
                 readers::non_finite_param()}};
   }
   explicit ArffSource(const glimpse::ParamValues& params)
-      : path_(params.text("path")),
+      : path_(params.path("path")),
         class_attribute_(params.text("class_attribute")),
         one_hot_(params.text("nominal") == "one_hot"),
         keep_empty_classes_(params.boolean("keep_empty_classes")),
         non_finite_to_zero_(params.text("non_finite") == "zero") {}
 
-  glimpse::Dataset load(const glimpse::LoadContext& context) override {
-    const auto file = context.resolve(path_);
+  glimpse::Dataset load() override {
+    const auto& file = path_;
     const std::string name = file.string();
     const std::string text = readers::read_whole_file(file);
     std::vector<Attribute> attributes;
@@ -218,7 +218,8 @@ class ArffSource final : public glimpse::DataSource {
     throw Error(where, "class_attribute: expected last, first or one of " + names + ", got '" + class_attribute_ + "'");
   }
 
-  std::string path_, class_attribute_;
+  std::filesystem::path path_;
+  std::string class_attribute_;
   bool one_hot_, keep_empty_classes_, non_finite_to_zero_;
 };
 

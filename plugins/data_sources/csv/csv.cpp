@@ -41,7 +41,7 @@ class CsvSource final : public glimpse::DataSource {
         .kind = glimpse::PluginKind::data_source,
         .summary = "reads delimited text: one column is the label, the others numeric features (dense)",
         .params = {
-            glimpse::ParamSpec::text("path", "", "the file, relative to the protocol's folder").mandatory(),
+            glimpse::ParamSpec::path("path", "the data file (gzip-compressed or plain)").mandatory(),
             glimpse::ParamSpec::text("label_column", "last",
                                      "the label's column: first, last, a 1-based number, or a header name"),
             glimpse::ParamSpec::text("ignore_columns", "", "columns to drop, comma-separated numbers or header names"),
@@ -57,7 +57,7 @@ class CsvSource final : public glimpse::DataSource {
             readers::non_finite_param()}};
   }
   explicit CsvSource(const glimpse::ParamValues& params)
-      : path_(params.text("path")),
+      : path_(params.path("path")),
         label_column_(params.text("label_column")),
         ignore_columns_(params.text("ignore_columns")),
         header_(params.text("header")),
@@ -68,8 +68,8 @@ class CsvSource final : public glimpse::DataSource {
     delimiter_ = d == "tab" ? '\t' : d == "semicolon" ? ';' : d == "space" ? ' ' : ',';
   }
 
-  glimpse::Dataset load(const glimpse::LoadContext& context) override {
-    const auto file = context.resolve(path_);
+  glimpse::Dataset load() override {
+    const auto& file = path_;
     const std::string name = file.string();
     const std::string text = readers::read_whole_file(file);
     std::vector<std::string> header;
@@ -166,7 +166,8 @@ class CsvSource final : public glimpse::DataSource {
                            "'");
   }
 
-  std::string path_, label_column_, ignore_columns_, header_;
+  std::filesystem::path path_;
+  std::string label_column_, ignore_columns_, header_;
   std::int64_t skip_lines_;
   char delimiter_ = ',';
   std::int64_t num_classes_;

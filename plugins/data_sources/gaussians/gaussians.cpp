@@ -28,7 +28,7 @@ class Gaussians final : public glimpse::DataSource {
                                                    : params.real("sigma")),
         seed_(static_cast<std::uint64_t>(params.integer("seed"))) {}
 
-  glimpse::Dataset load(const glimpse::LoadContext&) override {
+  glimpse::Dataset load() override {
     const std::int64_t n = 4 * per_class_;
     std::vector<glimpse::Feature> values(static_cast<std::size_t>(2 * n));
     std::vector<std::int32_t> labels(static_cast<std::size_t>(n));

@@ -43,7 +43,7 @@ class GlmMixture final : public glimpse::DataSource {
     if (latent_ > dim_) throw glimpse::Error("latent_dim must not exceed dim");
   }
 
-  glimpse::Dataset load(const glimpse::LoadContext&) override {
+  glimpse::Dataset load() override {
     glimpse::Rng rng(glimpse::derive_key(glimpse::hash_name("glm_mixture"), seed_));
     // Haar-random D x d0 orthonormal columns: QR of a Gaussian matrix, columns' signs fixed by R's diagonal.
     Eigen::MatrixXd gaussian(dim_, latent_);

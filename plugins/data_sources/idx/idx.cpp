@@ -50,14 +50,14 @@ class IdxSource final : public glimpse::DataSource {
     return {.name = "idx",
             .kind = glimpse::PluginKind::data_source,
             .summary = "reads an IDX images file and its labels file (MNIST, Fashion-MNIST; .gz or not)",
-            .params = {glimpse::ParamSpec::text("images", "", "the images file (n x rows x cols bytes)").mandatory(),
-                       glimpse::ParamSpec::text("labels", "", "the labels file (n bytes)").mandatory()}};
+            .params = {glimpse::ParamSpec::path("images", "the images file (n x rows x cols bytes)").mandatory(),
+                       glimpse::ParamSpec::path("labels", "the labels file (n bytes)").mandatory()}};
   }
   explicit IdxSource(const glimpse::ParamValues& params)
-      : images_(params.text("images")), labels_(params.text("labels")) {}
+      : images_(params.path("images")), labels_(params.path("labels")) {}
 
-  glimpse::Dataset load(const glimpse::LoadContext& context) override {
-    const auto images_file = context.resolve(images_), labels_file = context.resolve(labels_);
+  glimpse::Dataset load() override {
+    const auto &images_file = images_, &labels_file = labels_;
     const IdxArray images = read_idx(images_file, 3);
     const IdxArray labels = read_idx(labels_file, 1);
     const std::int64_t n = images.shape[0];
@@ -79,7 +79,7 @@ class IdxSource final : public glimpse::DataSource {
   }
 
  private:
-  std::string images_, labels_;
+  std::filesystem::path images_, labels_;
 };
 
 }  // namespace

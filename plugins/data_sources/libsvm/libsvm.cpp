@@ -16,7 +16,7 @@ class LibsvmSource final : public glimpse::DataSource {
         .name = "libsvm",
         .kind = glimpse::PluginKind::data_source,
         .summary = "reads a LIBSVM/SVMlight text file (sparse rows; labels mapped to classes 1..K)",
-        .params = {glimpse::ParamSpec::text("path", "", "the file, relative to the protocol's folder").mandatory(),
+        .params = {glimpse::ParamSpec::path("path", "the data file (gzip-compressed or plain)").mandatory(),
                    glimpse::ParamSpec::integer("num_classes", "0",
                                                "0: the sorted distinct labels become classes 1..K; K > 0: labels "
                                                "must be the integers 1..K and are used as they are")
@@ -27,14 +27,14 @@ class LibsvmSource final : public glimpse::DataSource {
                    readers::non_finite_param()}};
   }
   explicit LibsvmSource(const glimpse::ParamValues& params)
-      : path_(params.text("path")),
+      : path_(params.path("path")),
         num_classes_(params.integer("num_classes")),
         num_features_(params.integer("num_features")),
         layout_(params.text("layout")),
         non_finite_to_zero_(params.text("non_finite") == "zero") {}
 
-  glimpse::Dataset load(const glimpse::LoadContext& context) override {
-    const auto file = context.resolve(path_);
+  glimpse::Dataset load() override {
+    const auto& file = path_;
     return parse(readers::read_whole_file(file), file.string());
   }
 
@@ -124,7 +124,7 @@ class LibsvmSource final : public glimpse::DataSource {
     return data;
   }
 
-  std::string path_;
+  std::filesystem::path path_;
   std::int64_t num_classes_, num_features_;
   std::string layout_;
   bool non_finite_to_zero_;

@@ -18,7 +18,7 @@ class VwSource final : public glimpse::DataSource {
     return {.name = "vw",
             .kind = glimpse::PluginKind::data_source,
             .summary = "reads Vowpal Wabbit text files with multiclass labels (namespaces flattened, sparse)",
-            .params = {glimpse::ParamSpec::text("path", "", "the file, relative to the protocol's folder").mandatory(),
+            .params = {glimpse::ParamSpec::path("path", "the data file (gzip-compressed or plain)").mandatory(),
                        glimpse::ParamSpec::integer("num_classes", "0",
                                                    "0: the sorted distinct labels become classes 1..K; K > 0: labels "
                                                    "must be the integers 1..K (VW's --oaa K convention)")
@@ -26,12 +26,12 @@ class VwSource final : public glimpse::DataSource {
                        readers::non_finite_param()}};
   }
   explicit VwSource(const glimpse::ParamValues& params)
-      : path_(params.text("path")),
+      : path_(params.path("path")),
         num_classes_(params.integer("num_classes")),
         non_finite_to_zero_(params.text("non_finite") == "zero") {}
 
-  glimpse::Dataset load(const glimpse::LoadContext& context) override {
-    const auto file = context.resolve(path_);
+  glimpse::Dataset load() override {
+    const auto& file = path_;
     const std::string name = file.string();
     const std::string text = readers::read_whole_file(file);
     std::unordered_map<std::string, std::int32_t> columns;
@@ -122,7 +122,7 @@ class VwSource final : public glimpse::DataSource {
   }
 
  private:
-  std::string path_;
+  std::filesystem::path path_;
   std::int64_t num_classes_;
   bool non_finite_to_zero_;
 };
