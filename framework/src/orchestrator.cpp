@@ -384,6 +384,7 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
     record.dataset = dataset_use.name;
     record.dataset_variant = dataset_use.variant;
     record.learner = learner_use.name();
+    record.label = learner_use.output_name;
     record.learner_version = learner_use.plugin->spec->version;
     record.params_json = params_json;
     record.oracle = oracle_use.name();

@@ -318,7 +318,8 @@ Protocol parse_protocol(const std::string& text, const std::string& file, const 
     protocol.query_rule = r.plugin_use(*rule, "query_rule", PluginKind::query_rule, "name", {"name", "params"});
 
   for (const auto& [path, node] : r.list(root, "learners", true)) {
-    PluginUse learner = r.plugin_use(*node, path, PluginKind::learner, "name", {"name", "params", "grid", "oracle"});
+    PluginUse learner =
+        r.plugin_use(*node, path, PluginKind::learner, "name", {"name", "params", "grid", "oracle", "as"});
     // A learner may have an oracle of its own (e.g. exact labels for a baseline beside candidate-set learners).
     std::optional<PluginUse> own_oracle;
     if (const auto* o = r.child(*node, "oracle"))

@@ -28,7 +28,9 @@ struct PluginUse {
   std::vector<RawParam> params;  // fixed values
   // Learners only: parameter name -> one entry per grid value, in file order.
   std::vector<std::pair<std::string, std::vector<RawParam>>> grid;
-  std::string output_name;  // metrics: "as", defaulting to the plugin name
+  // Metrics and learners: "as", defaulting to the plugin name (a metric's output name, a learner's label in
+  // reports, so two entries of one plugin, e.g. with different oracles, stay apart).
+  std::string output_name;
   std::filesystem::path base_dir;  // the protocol's folder: path parameters are relative to it
 
   const std::string& name() const { return plugin->spec->name; }

@@ -22,6 +22,7 @@ std::vector<RunSummary> read_run_summaries(const h5::Handle& file) {
     s.id = id;
     s.dataset = h5::read_string_attribute(run, "dataset");
     s.learner = h5::read_string_attribute(run, "learner");
+    s.label = h5::has_attribute(run, "label") ? h5::read_string_attribute(run, "label") : s.learner;
     s.params = h5::read_string_attribute(run, "params");
     // A dataset variant (a transform grid point) is part of what selection chooses among.
     if (h5::has_attribute(run, "dataset_variant")) {
@@ -45,11 +46,11 @@ std::vector<RunSummary> read_run_summaries(const h5::Handle& file) {
 
 void write_summary_table(const h5::Handle& file, const std::vector<RunSummary>& runs) {
   using Type = h5::TableColumn::Type;
-  std::vector<h5::TableColumn> columns{{Type::text, "run", {}, {}, {}},     {Type::text, "dataset", {}, {}, {}},
-                                       {Type::text, "learner", {}, {}, {}}, {Type::text, "params", {}, {}, {}},
-                                       {Type::integer, "seed", {}, {}, {}}, {Type::integer, "grid_point", {}, {}, {}},
-                                       {Type::text, "status", {}, {}, {}},  {Type::integer, "rounds", {}, {}, {}},
-                                       {Type::real, "seconds", {}, {}, {}}};
+  std::vector<h5::TableColumn> columns{{Type::text, "run", {}, {}, {}},           {Type::text, "dataset", {}, {}, {}},
+                                       {Type::text, "learner", {}, {}, {}},       {Type::text, "label", {}, {}, {}},
+                                       {Type::text, "params", {}, {}, {}},        {Type::integer, "seed", {}, {}, {}},
+                                       {Type::integer, "grid_point", {}, {}, {}}, {Type::text, "status", {}, {}, {}},
+                                       {Type::integer, "rounds", {}, {}, {}},     {Type::real, "seconds", {}, {}, {}}};
   std::vector<std::string> metric_names;
   for (const auto& run : runs)
     for (const auto& [name, value] : run.metrics)
@@ -59,17 +60,18 @@ void write_summary_table(const h5::Handle& file, const std::vector<RunSummary>& 
     columns[0].texts.push_back(run.id);
     columns[1].texts.push_back(run.dataset);
     columns[2].texts.push_back(run.learner);
-    columns[3].texts.push_back(run.params);
-    columns[4].integers.push_back(run.seed);
-    columns[5].integers.push_back(run.grid_point);
-    columns[6].texts.push_back(run.status);
-    columns[7].integers.push_back(run.rounds);
-    columns[8].reals.push_back(run.seconds);
+    columns[3].texts.push_back(run.label);
+    columns[4].texts.push_back(run.params);
+    columns[5].integers.push_back(run.seed);
+    columns[6].integers.push_back(run.grid_point);
+    columns[7].texts.push_back(run.status);
+    columns[8].integers.push_back(run.rounds);
+    columns[9].reals.push_back(run.seconds);
     for (std::size_t m = 0; m < metric_names.size(); ++m) {
       double value = std::numeric_limits<double>::quiet_NaN();
       for (const auto& [name, v] : run.metrics)
         if (name == metric_names[m]) value = v;
-      columns[9 + m].reals.push_back(value);
+      columns[10 + m].reals.push_back(value);
     }
   }
   h5::write_table(file, "summary", columns, runs.size());
@@ -86,8 +88,8 @@ std::vector<SummaryRow> summarize(const std::vector<RunSummary>& runs, const std
   for (const auto& run : runs) {
     if (run.status != "complete") continue;
     auto g = std::find_if(groups.begin(), groups.end(),
-                          [&](const Group& x) { return x.dataset == run.dataset && x.learner == run.learner; });
-    if (g == groups.end()) g = groups.insert(groups.end(), Group{run.dataset, run.learner, {}});
+                          [&](const Group& x) { return x.dataset == run.dataset && x.learner == run.label; });
+    if (g == groups.end()) g = groups.insert(groups.end(), Group{run.dataset, run.label, {}});
     auto p = std::find_if(g->points.begin(), g->points.end(), [&](const auto& x) { return x.first == run.params; });
     if (p == g->points.end()) p = g->points.insert(g->points.end(), {run.params, {}});
     p->second.push_back(&run);

@@ -13,14 +13,14 @@
 namespace glimpse {
 
 struct RunSummary {
-  std::string id, dataset, learner, params, status;
+  std::string id, dataset, learner, label, params, status;
   std::int64_t seed = 0, grid_point = 0, rounds = 0;
   double seconds = 0.0;
   std::vector<std::pair<std::string, double>> metrics;  // final scalars, in the run's order
 };
 
 std::vector<RunSummary> read_run_summaries(const h5::Handle& file);
-// Writes /summary: one row per run, columns run, dataset, learner, params, seed, grid_point, status,
+// Writes /summary: one row per run, columns run, dataset, learner, label, params, seed, grid_point, status,
 // rounds, seconds, then one float64 column per metric (NaN where a run lacks it).
 void write_summary_table(const h5::Handle& file, const std::vector<RunSummary>& runs);
 

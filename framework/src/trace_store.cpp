@@ -40,6 +40,7 @@ void write_run_group(const h5::Handle& file, const RunRecord& r) {
   h5::write_attribute(group, "dataset", r.dataset);
   h5::write_attribute(group, "dataset_variant", r.dataset_variant);
   h5::write_attribute(group, "learner", r.learner);
+  h5::write_attribute(group, "label", r.label);
   h5::write_attribute(group, "learner_version", r.learner_version);
   h5::write_attribute(group, "params", r.params_json);
   h5::write_attribute(group, "seed", static_cast<std::int64_t>(r.seed));

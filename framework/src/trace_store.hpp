@@ -16,7 +16,7 @@
 
 namespace glimpse {
 
-inline constexpr const char* trace_schema_version = "1.0.0";
+inline constexpr const char* trace_schema_version = "1.1.0";
 
 struct NamedCurve {
   std::string name;
@@ -28,7 +28,7 @@ struct NamedCurve {
 struct RunRecord {
   std::string id;
   std::int64_t index = 0;
-  std::string dataset, dataset_variant, learner, learner_version, params_json, oracle, oracle_params, query_rule,
+  std::string dataset, dataset_variant, learner, label, learner_version, params_json, oracle, oracle_params, query_rule,
       query_rule_params;
   std::uint64_t seed = 0;
   std::int64_t grid_point = 0;

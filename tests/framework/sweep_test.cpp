@@ -151,7 +151,7 @@ TEST_F(Sweep, RefusesToResumeAFileWrittenByAnotherProtocol) {
 TEST_F(Sweep, SummaryTableAndSelection) {
   const auto result = run("s.h5", 2);
   const h5::Handle file = h5::open_file(result.output, false);
-  EXPECT_EQ(h5::read_string_attribute(file, "schema_version"), "1.0.0");
+  EXPECT_EQ(h5::read_string_attribute(file, "schema_version"), "1.1.0");
   EXPECT_EQ(h5::read_int_attribute(file, "runs_total"), 9);
   EXPECT_EQ(h5::read_text(file, "protocol"), protocol_text);
   const auto runs = read_run_summaries(file);
@@ -205,6 +205,34 @@ TEST(LearnerOracles, ABaselineGetsLabelsBesideCandidateSetLearnersOnPairedStream
             }),
             "pl.json: learners[0].name: learner 'perceptron' accepts label feedback, but oracle 'candidate_set' "
             "produces candidate_set feedback");
+}
+
+TEST(LearnerOracles, OnePluginTwiceWithTwoOraclesStaysApartByItsLabel) {
+  TempDir dir;
+  const Protocol protocol = parse_protocol(R"({"name": "pl",
+      "datasets": [{"name": "g", "source": "gaussians", "params": {"n_per_class": 50}}],
+      "oracle": {"name": "candidate_set", "params": {"size": 2}},
+      "learners": [{"name": "avg_perceptron", "as": "avg_s2"},
+                   {"name": "avg_perceptron", "as": "avg_s3", "oracle": {"name": "candidate_set", "params": {"size": 3}}},
+                   {"name": "avg_perceptron"}],
+      "metrics": [{"name": "average_error"}], "seeds": 2})",
+                                           "pl.json", ".", registry());
+  SweepOptions options;
+  options.progress = false;
+  options.output = dir.path() / "pl.h5";
+  run_sweep(protocol, options);
+  const h5::Handle file = h5::open_file(dir.path() / "pl.h5", false);
+  EXPECT_EQ(h5::read_string_attribute(h5::open_group(file, "runs/000002"), "learner"), "avg_perceptron");
+  EXPECT_EQ(h5::read_string_attribute(h5::open_group(file, "runs/000002"), "label"), "avg_s3");
+  EXPECT_EQ(h5::read_string_attribute(h5::open_group(file, "runs/000004"), "label"), "avg_perceptron");
+  const auto rows = summarize(read_run_summaries(file), "average_error", false);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].learner, "avg_s2");
+  EXPECT_EQ(rows[1].learner, "avg_s3");
+  EXPECT_EQ(rows[2].learner, "avg_perceptron");
+  // Same oracle, same paired streams: the unlabelled entry repeats the first one's results exactly.
+  EXPECT_EQ(rows[0].means, rows[2].means);
+  EXPECT_NE(rows[0].means, rows[1].means);
 }
 
 }  // namespace

@@ -221,6 +221,47 @@ TEST(CandidateSetOracle, SetsHoldTheTruthHaveTheRequestedSizeAndAreUniform) {
             "candidate set size 7 exceeds K = 6");
 }
 
+TEST(CandidateSetOracle, CooccurrenceMatrixGivesEachLabelItsOwnProbability) {
+  TempDir dir;
+  const auto file = dir.path() / "q.txt";
+  // Class 0's set takes 1 always, 2 with probability 0.3; class 2's takes 0 with 0.5; class 1 stays alone.
+  { std::ofstream(file) << "# co-occurrence\n0.9 1 0.3\n0,0,0\n\n0.5 0 1  # diagonal ignored\n"; }
+  auto oracle = make<FeedbackOracle>("candidate_set", {{"cooccurrence", file.string()}});
+  oracle->reset({1, 1, 3});
+  const DenseRow x({1});
+  Prediction pred;
+  std::vector<std::vector<int>> joined(3, std::vector<int>(3, 0));
+  const int rounds = 20000;
+  for (int t = 0; t < rounds; ++t)
+    for (std::int32_t y = 0; y < 3; ++y) {
+      Rng rng(derive_key(5, static_cast<std::uint64_t>(3 * t + y)));
+      const auto set = std::get<CandidateSetFeedback>(oracle->respond(x.view(), {t, y, {}}, pred, rng)).labels;
+      ASSERT_EQ(set[0], y);
+      ASSERT_EQ(std::count(set.begin(), set.end(), y), 1);
+      for (auto label : set) ++joined[static_cast<std::size_t>(y)][static_cast<std::size_t>(label)];
+    }
+  EXPECT_EQ(joined[0][1], rounds);
+  EXPECT_NEAR(joined[0][2] / double(rounds), 0.3, 0.012);
+  EXPECT_EQ(joined[1][0] + joined[1][2], 0);
+  EXPECT_NEAR(joined[2][0] / double(rounds), 0.5, 0.012);
+  EXPECT_EQ(joined[2][1], 0);
+
+  EXPECT_EQ(error_of([&] {
+              oracle->reset({1, 1, 4});
+            }),
+            file.string() + ": is a 3 x 3 matrix; expected K x K = 4 x 4 (rows and columns are the classes in order)");
+  const auto refusal = [&](const std::string& text) {
+    { std::ofstream(file) << text; }
+    return error_of([&] { make<FeedbackOracle>("candidate_set", {{"cooccurrence", file.string()}}); });
+  };
+  const std::string at = "oracle 'candidate_set': " + file.string();
+  EXPECT_EQ(refusal("0 1\n0.5 1.5\n"), at + ":2: entry 2 is 1.5; expected a probability in [0, 1]");
+  EXPECT_EQ(refusal("0 1\n0.5\n"), at + ":2: row has 1 entries; the first row has 2");
+  EXPECT_EQ(refusal("0 x\n"), at + ":1: expected a number, got 'x'");
+  EXPECT_EQ(refusal("0 nan\n"), at + ":1: expected a number, got 'nan'");
+  EXPECT_EQ(refusal("# empty\n"), at + ": no matrix rows");
+}
+
 TEST(PartialLabelMetrics, AverageAndCandidateErrorsByHand) {
   auto average = make<Metric>("average_error", {{"record_every", "2"}});
   auto candidate = make<Metric>("candidate_error");
