@@ -372,4 +372,37 @@ void write_table(const Handle& parent, const std::string& name, const std::vecto
                  "writing table '" + name + "'");
 }
 
+TableColumn read_table_column(const Handle& parent, const std::string& table, const std::string& column,
+                              TableColumn::Type type) {
+  const Handle dataset(check(H5Dopen2(parent.id(), table.c_str(), H5P_DEFAULT), "opening table '" + table + "'"));
+  const Handle space(check(H5Dget_space(dataset.id()), "reading the size of table '" + table + "'"));
+  const auto rows = static_cast<std::size_t>(H5Sget_simple_extent_npoints(space.id()));
+  // A compound memory type holding just this member: HDF5 reads the matching field of every row.
+  const Handle text_type = string_type();
+  const std::size_t size = type == TableColumn::Type::text ? sizeof(char*) : 8;
+  const Handle memory_type(check(H5Tcreate(H5T_COMPOUND, size), "creating a table type"));
+  const hid_t member = type == TableColumn::Type::text      ? text_type.id()
+                       : type == TableColumn::Type::integer ? H5T_NATIVE_INT64
+                                                            : H5T_NATIVE_DOUBLE;
+  check_status(H5Tinsert(memory_type.id(), column.c_str(), 0, member), "adding table column '" + column + "'");
+  TableColumn result{type, column, {}, {}, {}};
+  if (rows == 0) return result;
+  if (type == TableColumn::Type::text) {
+    std::vector<char*> texts(rows, nullptr);
+    check_status(H5Dread(dataset.id(), memory_type.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, texts.data()),
+                 "reading column '" + column + "' of table '" + table + "'");
+    for (const char* text : texts) result.texts.emplace_back(text ? text : "");
+    H5Dvlen_reclaim(memory_type.id(), space.id(), H5P_DEFAULT, texts.data());
+  } else if (type == TableColumn::Type::integer) {
+    result.integers.resize(rows);
+    check_status(H5Dread(dataset.id(), memory_type.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, result.integers.data()),
+                 "reading column '" + column + "' of table '" + table + "'");
+  } else {
+    result.reals.resize(rows);
+    check_status(H5Dread(dataset.id(), memory_type.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, result.reals.data()),
+                 "reading column '" + column + "' of table '" + table + "'");
+  }
+  return result;
+}
+
 }  // namespace glimpse::h5

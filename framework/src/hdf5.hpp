@@ -81,5 +81,8 @@ struct TableColumn {
 };
 void write_table(const Handle& parent, const std::string& name, const std::vector<TableColumn>& columns,
                  std::size_t rows);
+// One column of such a table, read by name (the other columns are not read).
+TableColumn read_table_column(const Handle& parent, const std::string& table, const std::string& column,
+                              TableColumn::Type type);
 
 }  // namespace glimpse::h5

@@ -2,6 +2,7 @@
 #include "summary.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -77,13 +78,14 @@ void write_summary_table(const h5::Handle& file, const std::vector<RunSummary>& 
   h5::write_table(file, "summary", columns, runs.size());
 }
 
-std::vector<SummaryRow> summarize(const std::vector<RunSummary>& runs, const std::string& selection_metric,
-                                  bool maximize, bool every_grid_point) {
-  // (dataset, learner) -> params -> runs, all in first-seen order so the report follows the protocol.
-  struct Group {
-    std::string dataset, learner;
-    std::vector<std::pair<std::string, std::vector<const RunSummary*>>> points;
-  };
+namespace {
+// (dataset, learner label) -> grid point (params) -> its complete runs, all in first-seen order so reports
+// follow the protocol.
+struct Group {
+  std::string dataset, learner;
+  std::vector<std::pair<std::string, std::vector<const RunSummary*>>> points;
+};
+std::vector<Group> group_by_grid_point(const std::vector<RunSummary>& runs) {
   std::vector<Group> groups;
   for (const auto& run : runs) {
     if (run.status != "complete") continue;
@@ -94,6 +96,13 @@ std::vector<SummaryRow> summarize(const std::vector<RunSummary>& runs, const std
     if (p == g->points.end()) p = g->points.insert(g->points.end(), {run.params, {}});
     p->second.push_back(&run);
   }
+  return groups;
+}
+}  // namespace
+
+std::vector<SummaryRow> summarize(const std::vector<RunSummary>& runs, const std::string& selection_metric,
+                                  bool maximize, bool every_grid_point) {
+  const std::vector<Group> groups = group_by_grid_point(runs);
   const auto metric = [](const RunSummary& run, const std::string& name) {
     for (const auto& [n, v] : run.metrics)
       if (n == name) return v;
@@ -144,9 +153,66 @@ std::vector<SummaryRow> summarize(const std::vector<RunSummary>& runs, const std
   return rows;
 }
 
+void write_curve_summary(const h5::Handle& file, const std::vector<RunSummary>& runs,
+                         const std::string& selection_metric, bool maximize) {
+  using Type = h5::TableColumn::Type;
+  std::vector<h5::TableColumn> columns{
+      {Type::text, "dataset", {}, {}, {}},   {Type::text, "label", {}, {}, {}}, {Type::text, "params", {}, {}, {}},
+      {Type::integer, "chosen", {}, {}, {}}, {Type::text, "curve", {}, {}, {}}, {Type::integer, "round", {}, {}, {}},
+      {Type::integer, "runs", {}, {}, {}},   {Type::real, "mean", {}, {}, {}},  {Type::real, "std", {}, {}, {}}};
+  const auto chosen_rows = summarize(runs, selection_metric, maximize);
+  const h5::Handle runs_group = h5::open_group(file, "runs");
+  std::size_t rows = 0;
+  for (const auto& group : group_by_grid_point(runs))
+    for (const auto& [params, members] : group.points) {
+      const bool chosen = std::any_of(chosen_rows.begin(), chosen_rows.end(), [&](const SummaryRow& r) {
+        return r.dataset == group.dataset && r.learner == group.learner && r.params == params;
+      });
+      // curve name -> round -> (count, mean, sum of squared deviations) by Welford's update, which stays
+      // accurate for large values with small spread (mistake counts); rounds in increasing order.
+      std::vector<std::pair<std::string, std::map<std::int64_t, std::array<double, 3>>>> curves;
+      for (const auto* run : members) {
+        const std::string path = run->id + "/curves";
+        if (!h5::exists(runs_group, path)) continue;
+        const h5::Handle run_curves = h5::open_group(runs_group, path);
+        for (const auto& name : h5::children(run_curves)) {
+          const h5::Handle curve = h5::open_group(run_curves, name);
+          const auto round = h5::read_vector<std::int64_t>(curve, "round");
+          const auto value = h5::read_vector<double>(curve, "value");
+          auto c = std::find_if(curves.begin(), curves.end(), [&](const auto& x) { return x.first == name; });
+          if (c == curves.end()) c = curves.insert(curves.end(), {name, {}});
+          for (std::size_t i = 0; i < round.size() && i < value.size(); ++i) {
+            auto& [count, mean, squares] = c->second[round[i]];
+            count += 1;
+            const double delta = value[i] - mean;
+            mean += delta / count;
+            squares += delta * (value[i] - mean);
+          }
+        }
+      }
+      for (const auto& [name, points] : curves)
+        for (const auto& [round, acc] : points) {
+          const auto [n, mean, squares] = acc;
+          const double variance = n > 1 ? squares / (n - 1) : 0.0;
+          columns[0].texts.push_back(group.dataset);
+          columns[1].texts.push_back(group.learner);
+          columns[2].texts.push_back(params);
+          columns[3].integers.push_back(chosen ? 1 : 0);
+          columns[4].texts.push_back(name);
+          columns[5].integers.push_back(round);
+          columns[6].integers.push_back(static_cast<std::int64_t>(n));
+          columns[7].reals.push_back(mean);
+          columns[8].reals.push_back(std::sqrt(variance));
+          ++rows;
+        }
+    }
+  h5::write_table(file, "curve_summary", columns, rows);
+}
+
 namespace {
 // "75.4% (0.8)" for fractions (accuracies, rates: as the papers print them), else "398.4 (11.2)".
 std::string mean_std_text(const std::string& metric, double mean, double std) {
+  if (std::isnan(mean)) return "-";  // the metric does not apply to these runs
   char buffer[64];
   const bool fraction = metric.find("accuracy") != std::string::npos || metric.find("rate") != std::string::npos;
   if (fraction)

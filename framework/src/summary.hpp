@@ -26,6 +26,12 @@ void write_summary_table(const h5::Handle& file, const std::vector<RunSummary>& 
 
 struct SelectionRule;  // protocol.hpp
 
+// Writes /curve_summary, the learning curves averaged over seeds in long form: one row per (dataset, learner
+// label, grid point, curve, round) with columns dataset, label, params, chosen (1 for the grid point the
+// selection rule picks), curve, round, runs, mean, std (sample standard deviation over the runs).
+void write_curve_summary(const h5::Handle& file, const std::vector<RunSummary>& runs,
+                         const std::string& selection_metric, bool maximize);
+
 // One row per (dataset, learner): the grid point chosen by the selection rule (mean over seeds), with the
 // mean and sample standard deviation over seeds of every metric.
 struct SummaryRow {

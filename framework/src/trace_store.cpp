@@ -180,7 +180,9 @@ void TraceStore::finalize(std::int64_t total_runs) {
       h5::copy_object(source, "runs/" + id, file, "runs/" + id);
     }
     source.close();
-    write_summary_table(file, read_run_summaries(file));
+    const auto summaries = read_run_summaries(file);
+    write_summary_table(file, summaries);
+    write_curve_summary(file, summaries, protocol_.selection.metric, protocol_.selection.maximize);
   }
   fs::rename(temporary, output_);
   fs::remove_all(parts_folder());

@@ -171,6 +171,48 @@ TEST_F(Sweep, SummaryTableAndSelection) {
   EXPECT_NE(rows[0].params.find(best ? "\"eta\":1" : "\"eta\":0.5"), std::string::npos);
 }
 
+TEST_F(Sweep, CurveSummaryAveragesEachGridPointsCurvesOverSeeds) {
+  const auto result = run("c.h5", 2);
+  const h5::Handle file = h5::open_file(result.output, false);
+  using Type = h5::TableColumn::Type;
+  const auto column = [&](const std::string& name, Type type) {
+    return h5::read_table_column(file, "curve_summary", name, type);
+  };
+  const auto label = column("label", Type::text).texts, params = column("params", Type::text).texts,
+             curve = column("curve", Type::text).texts;
+  const auto round = column("round", Type::integer).integers, runs = column("runs", Type::integer).integers,
+             chosen = column("chosen", Type::integer).integers;
+  const auto mean = column("mean", Type::real).reals, std = column("std", Type::real).reals;
+  const auto summaries = read_run_summaries(file);
+  const auto chosen_rows = summarize(summaries, "online_accuracy", true);
+
+  // Recompute every perceptron windowed_accuracy point by hand from the runs' own curves.
+  const h5::Handle all_runs = h5::open_group(file, "runs");
+  std::size_t checked = 0;
+  for (std::size_t i = 0; i < label.size(); ++i) {
+    if (label[i] != "perceptron" || curve[i] != "windowed_accuracy") continue;
+    std::vector<double> values;
+    for (const auto& s : summaries) {
+      if (s.label != "perceptron" || s.params != params[i]) continue;
+      const h5::Handle c = h5::open_group(all_runs, s.id + "/curves/windowed_accuracy");
+      const auto rounds = h5::read_vector<std::int64_t>(c, "round");
+      const auto at = std::find(rounds.begin(), rounds.end(), round[i]);
+      ASSERT_NE(at, rounds.end());
+      values.push_back(h5::read_vector<double>(c, "value")[static_cast<std::size_t>(at - rounds.begin())]);
+    }
+    ASSERT_EQ(values.size(), 3u);
+    EXPECT_EQ(runs[i], 3);
+    const double m = (values[0] + values[1] + values[2]) / 3;
+    double squares = 0;
+    for (double v : values) squares += (v - m) * (v - m);
+    EXPECT_NEAR(mean[i], m, 1e-12);
+    EXPECT_NEAR(std[i], std::sqrt(squares / 2), 1e-12);
+    EXPECT_EQ(chosen[i] == 1, params[i] == chosen_rows[0].params);
+    ++checked;
+  }
+  EXPECT_GT(checked, 4u);  // both grid points, several rounds each
+}
+
 }  // namespace
 }  // namespace glimpse::test
 

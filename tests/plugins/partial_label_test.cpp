@@ -284,6 +284,15 @@ TEST(PartialLabelMetrics, AverageAndCandidateErrorsByHand) {
   EXPECT_EQ(a.curves[0].rounds, (std::vector<std::int64_t>{2, 4}));
   EXPECT_EQ(a.curves[0].values, (std::vector<double>{0.5, 0.5}));
   EXPECT_DOUBLE_EQ(c.scalars[0].value, 0.25);  // only class 1 is outside {0, 2}
+
+  // Exact-label rounds carry no set: the metric does not apply.
+  candidate->reset({1, 1, 3}, 1);
+  const RoundTruth truth{1, 0, {}};
+  const Feedback label = LabelFeedback{0};
+  candidate->observe({1, &truth, &pred, &label, true});
+  MetricResults none;
+  candidate->report(none);
+  EXPECT_TRUE(std::isnan(none.scalars[0].value));
 }
 
 }  // namespace

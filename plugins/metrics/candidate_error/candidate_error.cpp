@@ -1,7 +1,9 @@
 // The partial (ambiguous) 0-1 loss: the share of rounds whose prediction lies outside the candidate set the
-// oracle gave (rounds without a candidate set are not counted).
+// oracle gave (rounds without a candidate set are not counted; NaN when no round had one, e.g. a baseline on
+// exact labels, so a table shows "-" rather than a perfect score).
 #include <algorithm>
 #include <glimpse/glimpse.hpp>
+#include <limits>
 
 namespace {
 
@@ -22,7 +24,8 @@ class CandidateError final : public glimpse::Metric {
     outside_ += std::find(set->labels.begin(), set->labels.end(), r.prediction->predicted) == set->labels.end();
   }
   void report(glimpse::MetricResults& out) const override {
-    out.scalars.push_back({"", counted_ ? static_cast<double>(outside_) / static_cast<double>(counted_) : 0.0});
+    out.scalars.push_back({"", counted_ ? static_cast<double>(outside_) / static_cast<double>(counted_)
+                                        : std::numeric_limits<double>::quiet_NaN()});
   }
 
  private:
