@@ -57,6 +57,32 @@ TEST(CandidateHinge, AverageIsAtLeastMaxAndBothAreTheHingeForASingleton) {
   EXPECT_EQ(hinge.evaluate(std::vector<double>{1, 2, 3}, set_of({0, 1, 2}), CandidateLoss::average).loss, 0.0);
 }
 
+// Scores are linear in W, so midpoint convexity in the scores is midpoint convexity in W.
+TEST(CandidateHinge, AverageIsMidpointConvexAndMaxIsNot) {
+  algorithms::CandidateHinge hinge;
+  for (const auto seed : property_seeds(500)) {
+    Rng rng(seed);
+    const int k = 3 + static_cast<int>(rng.below(4));
+    hinge.reset(k);
+    std::vector<double> a(k), b(k), mid(k);
+    for (int i = 0; i < k; ++i) a[i] = 2 * rng.normal(), b[i] = 2 * rng.normal(), mid[i] = (a[i] + b[i]) / 2;
+    std::vector<std::int32_t> y;
+    for (int i = 0; i < k - 1; ++i)
+      if (rng.below(2)) y.push_back(i);
+    if (y.empty()) y.push_back(0);
+    const auto loss = [&](const std::vector<double>& s, CandidateLoss kind) { return hinge.evaluate(s, y, kind).loss; };
+    EXPECT_LE(loss(mid, CandidateLoss::average),
+              (loss(a, CandidateLoss::average) + loss(b, CandidateLoss::average)) / 2 + 1e-12);
+  }
+  // MPH's max over the candidates makes it non-convex; a fixed counterexample: Y = {0, 1}, the other class 2.
+  hinge.reset(3);
+  const std::vector<double> a{2, -2, 0}, b{-2, 2, 0}, mid{0, 0, 0};
+  const auto y = set_of({0, 1});
+  EXPECT_EQ(hinge.evaluate(a, y, CandidateLoss::max).loss, 0.0);
+  EXPECT_EQ(hinge.evaluate(b, y, CandidateLoss::max).loss, 0.0);
+  EXPECT_EQ(hinge.evaluate(mid, y, CandidateLoss::max).loss, 1.0);
+}
+
 TEST(PartialLabelLearners, HandComputedFirstUpdates) {
   const DenseRow x({1, 0});
   const std::vector<std::int32_t> y{0, 1};
