@@ -85,7 +85,8 @@ TEST(RoundLoop, AllocatesNothingPerRound) {
       {"max_perceptron", {}, "candidate_set"},
       {"avg_pegasos", {}, "candidate_set"},
       {"max_pegasos", {}, "candidate_set"},
-      {"pegasos", {}, "full"}};
+      {"pegasos", {}, "full"},
+      {"copa", {}, "full"}};
   for (const auto& [learner, params, oracle] : cases)
     for (const char* precision : {"float", "double"})
       for (bool sparse : {false, true}) expect_allocation_free(learner, params, oracle, precision, sparse);

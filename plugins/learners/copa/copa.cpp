@@ -1,0 +1,52 @@
+// COPA: confusion passive-aggressive (ALGORITHMS.md section 6; Ralaivola, "Confusion-Based Online Learning and
+// a Passive-Aggressive Scheme", supplement Theorem 1). Sum-to-zero class weights, squared hinge on every wrong
+// class with margin Delta, exact closed-form update in O(K log K + K nnz).
+#include <glimpse/algorithms/copa_step.hpp>
+#include <glimpse/glimpse.hpp>
+
+namespace {
+
+template <class T>
+class Copa final : public glimpse::Learner {
+ public:
+  static glimpse::PluginSpec spec() {
+    return {.name = "copa",
+            .kind = glimpse::PluginKind::learner,
+            .summary =
+                "confusion PA: smallest sum-to-zero change penalising [w_q.x + Delta]_+^2 on every wrong "
+                "class (exact closed form)",
+            .reference =
+                "Ralaivola, Confusion-Based Online Learning and a Passive-Aggressive Scheme, NIPS 2012, "
+                "supplement Theorem 1",
+            .params = {glimpse::ParamSpec::real("c", "1", "aggressiveness C: weight of the squared hinge").above(0),
+                       glimpse::ParamSpec::real("delta", "1/(K-1)", "margin Delta of the per-class losses").above(0),
+                       glimpse::precision_param()},
+            .accepts = {glimpse::FeedbackKind::label}};
+  }
+
+  explicit Copa(const glimpse::ParamValues& params) : c_(params.real("c")), delta_(params.real("delta")) {}
+
+  void reset(const glimpse::ProblemShape& shape, std::uint64_t) override {
+    model_.reset(shape.K, shape.d);
+    step_.reset(shape.K);
+  }
+
+  void predict(const glimpse::Instance& x, glimpse::Prediction& pred) override { model_.predict_greedy(x, pred); }
+
+  void learn(const glimpse::Instance& x, const glimpse::Prediction&, const glimpse::Feedback& feedback) override {
+    const std::int32_t y = glimpse::full_label(feedback);
+    if (y < 0 || !step_.compute(model_.scores(), y, x.squared_norm(), c_, delta_)) return;
+    const auto& coefficient = step_.coefficients();
+    for (std::int32_t q = 0; q < model_.num_classes(); ++q)
+      if (coefficient[q] != 0.0) model_.add_to_row(q, static_cast<T>(coefficient[q]), x);
+  }
+
+ private:
+  double c_, delta_;
+  glimpse::LinearModel<T> model_;
+  glimpse::algorithms::CopaStep step_;
+};
+
+}  // namespace
+
+GLIMPSE_PRECISION_PLUGIN(Copa)
