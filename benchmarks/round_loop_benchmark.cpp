@@ -99,7 +99,7 @@ const Dataset& dataset(bool sparse) {
 void BM_Learner(benchmark::State& state, const std::string& learner_name, bool sparse, const std::string& precision) {
   const Dataset& data = dataset(sparse);
   std::vector<std::int64_t> order(static_cast<std::size_t>(data.size()));
-  fill_stream_order(order, 0, 0, true);  // the order BM_RoundLoop's run_rounds uses (order_key 0, pass 0)
+  fill_stream_order(order, 0, 0, StreamOrder::shuffle, data.labels(), data.num_classes());  // the order BM_RoundLoop's run_rounds uses (order_key 0, pass 0)
   auto learner = make<Learner>(learner_name, {{"precision", precision}});
   const bool full_feedback = registry().find(learner_name)->spec->accepts.contains(FeedbackKind::label);
   Prediction pred;
@@ -127,7 +127,7 @@ void BM_Learner(benchmark::State& state, const std::string& learner_name, bool s
 void BM_CandidateLearner(benchmark::State& state, const std::string& learner_name, bool sparse, int size) {
   const Dataset& data = dataset(sparse);
   std::vector<std::int64_t> order(static_cast<std::size_t>(data.size()));
-  fill_stream_order(order, 0, 0, true);
+  fill_stream_order(order, 0, 0, StreamOrder::shuffle, data.labels(), data.num_classes());
   auto learner = make<Learner>(learner_name, {{"precision", "float"}});
   Prediction pred;
   pred.scores.resize(static_cast<std::size_t>(data.num_classes()));

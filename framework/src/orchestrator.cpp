@@ -132,7 +132,7 @@ bool run_rounds(const RoundLoopInputs& in, RunRecord& record) {
   std::int64_t t = 0;
   std::int64_t reported_rounds = 0;
   for (std::int64_t pass = 0; pass < in.passes; ++pass) {
-    fill_stream_order(order, in.order_key, pass, in.shuffle);
+    fill_stream_order(order, in.order_key, pass, in.order, data.labels(), shape.K);
     for (std::size_t position = 0; position < order.size(); ++position) {
       const std::int64_t row = order[position];
       ++t;
@@ -190,12 +190,12 @@ fs::path default_output(const Protocol& protocol) {
 std::shared_ptr<const Dataset> PreparedDataset::materialize(std::uint64_t seed) const {
   if (!per_seed()) return shared;
   Dataset copy = *shared;
-  std::vector<std::int64_t> order(static_cast<std::size_t>(copy.size()));
-  fill_stream_order(order, StreamKeys::order_key(seed, name), 0, shuffle);
+  std::vector<std::int64_t> first_pass(static_cast<std::size_t>(copy.size()));
+  fill_stream_order(first_pass, StreamKeys::order_key(seed, name), 0, order, copy.labels(), copy.num_classes());
   for (std::size_t i = 0; i < seed_transforms.size(); ++i) {
     const std::uint64_t key =
         derive_key(derive_key(StreamKeys::dataset_key(seed, name), hash_name("transform")), first_seed_transform + i);
-    seed_transforms[i]->apply(copy, {seed, key, order});
+    seed_transforms[i]->apply(copy, {seed, key, first_pass});
   }
   copy.validate(where + ", seed " + std::to_string(seed));
   return std::make_shared<const Dataset>(std::move(copy));
@@ -241,11 +241,34 @@ class SeedCopies {
 
 }  // namespace
 
-void fill_stream_order(std::span<std::int64_t> order, std::uint64_t order_key, std::int64_t pass, bool shuffle) {
+void fill_stream_order(std::span<std::int64_t> order, std::uint64_t order_key, std::int64_t pass, StreamOrder mode,
+                       std::span<const std::int32_t> labels, std::int32_t num_classes) {
   std::iota(order.begin(), order.end(), std::int64_t{0});
-  if (!shuffle) return;
+  if (mode == StreamOrder::file || order.empty()) return;
   Rng rng(derive_key(order_key, static_cast<std::uint64_t>(pass)));
   for (std::size_t i = order.size() - 1; i > 0; --i) std::swap(order[i], order[rng.below(i + 1)]);
+  if (mode == StreamOrder::shuffle) return;
+  // Class-wise modes: each class's rows in the shuffled order above, then arranged by class.
+  std::vector<std::vector<std::int64_t>> by_class(static_cast<std::size_t>(num_classes));
+  for (const std::int64_t row : order)
+    by_class[static_cast<std::size_t>(labels[static_cast<std::size_t>(row)])].push_back(row);
+  std::size_t position = 0;
+  if (mode == StreamOrder::by_class) {
+    for (const auto& rows : by_class)
+      for (const std::int64_t row : rows) order[position++] = row;
+  } else if (mode == StreamOrder::interleaved) {
+    for (std::size_t depth = 0; position < order.size(); ++depth)
+      for (const auto& rows : by_class)
+        if (depth < rows.size()) order[position++] = rows[depth];
+  } else {  // class_balanced
+    std::vector<std::size_t> present;
+    for (std::size_t c = 0; c < by_class.size(); ++c)
+      if (!by_class[c].empty()) present.push_back(c);
+    for (auto& slot : order) {
+      const auto& rows = by_class[present[rng.below(present.size())]];
+      slot = rows[rng.below(rows.size())];
+    }
+  }
 }
 
 std::vector<PreparedDataset> prepare_datasets(const Protocol& protocol) {
@@ -275,7 +298,7 @@ std::vector<PreparedDataset> prepare_datasets(const Protocol& protocol) {
     PreparedDataset prepared;
     prepared.name = use.name;
     prepared.where = where;
-    prepared.shuffle = protocol.shuffle;
+    prepared.order = protocol.order;
     prepared.first_seed_transform = first_per_seed;
     for (std::size_t i = first_per_seed; i < transforms.size(); ++i)
       prepared.seed_transforms.push_back(std::move(transforms[i]));
@@ -365,7 +388,7 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
     inputs.oracle_key = keys.oracle;
     inputs.query_key = keys.query;
     inputs.passes = protocol.passes;
-    inputs.shuffle = protocol.shuffle;
+    inputs.order = protocol.order;
     inputs.trace_rounds = protocol.trace_rounds;
     inputs.rounds_done = &progress.rounds_done;
     inputs.interrupted = &interrupted;

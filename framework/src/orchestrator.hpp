@@ -49,7 +49,7 @@ struct RoundLoopInputs {
   std::uint64_t learner_seed = 0;  // keys of the run's random streams
   std::uint64_t order_key = 0, oracle_key = 0, query_key = 0;
   std::int64_t passes = 1;
-  bool shuffle = true;
+  StreamOrder order = StreamOrder::shuffle;
   bool trace_rounds = true;
   std::atomic<std::int64_t>* rounds_done = nullptr;  // progress counter, updated every 4096 rounds
   const std::function<bool()>* interrupted = nullptr;
@@ -70,7 +70,7 @@ struct PreparedDataset {
   std::vector<std::shared_ptr<const Transform>> seed_transforms;  // from the first per-seed transform on
   std::size_t first_seed_transform = 0;                           // its position in the protocol's list
   std::string name, where;
-  bool shuffle = true;
+  StreamOrder order = StreamOrder::shuffle;
 
   bool per_seed() const noexcept { return !seed_transforms.empty(); }
   std::shared_ptr<const Dataset> materialize(std::uint64_t seed) const;
@@ -79,7 +79,9 @@ std::vector<PreparedDataset> prepare_datasets(const Protocol& protocol);
 
 // The order in which a run visits the rows in pass `pass`: a permutation drawn from (order_key, pass), or
 // the file order when not shuffling. Runs with the same seed and dataset share the key.
-void fill_stream_order(std::span<std::int64_t> order, std::uint64_t order_key, std::int64_t pass, bool shuffle);
+// `labels` and `num_classes` serve the class-wise modes. Allocation-free for shuffle and file only.
+void fill_stream_order(std::span<std::int64_t> order, std::uint64_t order_key, std::int64_t pass, StreamOrder mode,
+                       std::span<const std::int32_t> labels, std::int32_t num_classes);
 
 SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options);
 

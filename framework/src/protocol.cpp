@@ -364,9 +364,16 @@ Protocol parse_protocol(const std::string& text, const std::string& file, const 
   }
   if (const auto* passes = r.child(root, "passes")) protocol.passes = parse_integer(r, *passes, "passes", 1);
   if (const auto* order = r.child(root, "order")) {
-    const std::string o = r.value(*order, "order", "'shuffle' or 'file'");
-    if (o != "shuffle" && o != "file") r.fail("order", "expected 'shuffle' or 'file', got '" + o + "'");
-    protocol.shuffle = o == "shuffle";
+    const std::string expected = "one of shuffle, file, by_class, interleaved, class_balanced";
+    const std::string o = r.value(*order, "order", expected);
+    const std::pair<const char*, StreamOrder> modes[] = {{"shuffle", StreamOrder::shuffle},
+                                                         {"file", StreamOrder::file},
+                                                         {"by_class", StreamOrder::by_class},
+                                                         {"interleaved", StreamOrder::interleaved},
+                                                         {"class_balanced", StreamOrder::class_balanced}};
+    const auto mode = std::find_if(std::begin(modes), std::end(modes), [&](const auto& m) { return o == m.first; });
+    if (mode == std::end(modes)) r.fail("order", "expected " + expected + ", got '" + o + "'");
+    protocol.order = mode->second;
   }
   if (const auto* trace = r.child(root, "trace")) {
     const std::string t = r.value(*trace, "trace", "'rounds' or 'curves'");

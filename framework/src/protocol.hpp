@@ -54,6 +54,16 @@ struct DatasetUse {
   std::string variant;
 };
 
+// How each pass visits the rows. Every mode but `file` draws from the run's order stream (seed, dataset), so
+// runs on the same dataset and seed see the same sequence.
+enum class StreamOrder {
+  shuffle,         // a uniform permutation
+  file,            // rows as stored
+  by_class,        // class 1's rows, then class 2's, ... (each class shuffled)
+  interleaved,     // one row of each class in turn (each class shuffled; exhausted classes drop out)
+  class_balanced,  // each round a class uniformly at random, then one of its rows (with replacement)
+};
+
 struct SelectionRule {
   std::string metric;
   bool maximize = true;
@@ -80,8 +90,8 @@ struct Protocol {
   std::vector<PluginUse> metrics;
   std::vector<std::uint64_t> seeds;
   std::int64_t passes = 1;
-  bool shuffle = true;       // "order": "shuffle" (default) or "file"
-  bool trace_rounds = true;  // "trace": "rounds" (default) or "curves"
+  StreamOrder order = StreamOrder::shuffle;  // "order"
+  bool trace_rounds = true;                  // "trace": "rounds" (default) or "curves"
   SelectionRule selection;
   std::string output;
 };

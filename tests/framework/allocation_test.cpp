@@ -86,7 +86,8 @@ TEST(RoundLoop, AllocatesNothingPerRound) {
       {"avg_pegasos", {}, "candidate_set"},
       {"max_pegasos", {}, "candidate_set"},
       {"pegasos", {}, "full"},
-      {"copa", {}, "full"}};
+      {"copa", {}, "full"},
+      {"copa", {}, "noisy_label"}};
   for (const auto& [learner, params, oracle] : cases)
     for (const char* precision : {"float", "double"})
       for (bool sparse : {false, true}) expect_allocation_free(learner, params, oracle, precision, sparse);

@@ -123,7 +123,7 @@ TEST(PerSeedPreparation, EachSeedGetsItsOwnCopyAfterTheSharedPrefix) {
   fill_stream_order(order,
                     derive_key(derive_key(derive_key(mix64(3), hash_name("glimpse.dataset")), hash_name("gaussians")),
                                hash_name("order")),
-                    0, true);
+                    0, StreamOrder::shuffle, {}, 0);
   const double self = a.row(order[0]).values[0];
   EXPECT_NEAR(self * self, 1.0 * 1.0 / 1.0, 1e-5);  // only b_1 visible at position 0: normalised phi = (1, 0, ...)
   const auto sweep = expand_runs(p, {{200, 30, 4}});

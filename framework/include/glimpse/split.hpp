@@ -11,23 +11,30 @@
 
 namespace glimpse {
 
-// Marks round(fraction * n_k) rows of each class k as chosen (true), drawn from `key`; returns one flag
+// Marks round(fractions[k] * n_k) rows of each class k as chosen (true), drawn from `key`; returns one flag
 // per row. Within a class, rows are shuffled by a Fisher-Yates pass of Rng(derive_key(key, k)), so the
-// choice for one class does not depend on the others.
-inline std::vector<bool> stratified_choice(std::span<const std::int32_t> labels, std::int32_t num_classes,
-                                           double fraction, std::uint64_t key) {
-  std::vector<std::vector<std::int64_t>> by_class(static_cast<std::size_t>(num_classes));
+// choice for one class does not depend on the others, and a larger fraction chooses a superset.
+inline std::vector<bool> stratified_choice(std::span<const std::int32_t> labels, std::span<const double> fractions,
+                                           std::uint64_t key) {
+  std::vector<std::vector<std::int64_t>> by_class(fractions.size());
   for (std::int64_t i = 0; i < static_cast<std::int64_t>(labels.size()); ++i)
     by_class[static_cast<std::size_t>(labels[i])].push_back(i);
   std::vector<bool> chosen(labels.size(), false);
-  for (std::int32_t k = 0; k < num_classes; ++k) {
-    auto& rows = by_class[static_cast<std::size_t>(k)];
+  for (std::size_t k = 0; k < fractions.size(); ++k) {
+    auto& rows = by_class[k];
     Rng rng(derive_key(key, static_cast<std::uint64_t>(k)));
     for (std::size_t i = rows.size(); i > 1; --i) std::swap(rows[i - 1], rows[rng.below(i)]);
-    const auto take = static_cast<std::size_t>(std::llround(fraction * static_cast<double>(rows.size())));
+    const auto take = static_cast<std::size_t>(std::llround(fractions[k] * static_cast<double>(rows.size())));
     for (std::size_t i = 0; i < take && i < rows.size(); ++i) chosen[static_cast<std::size_t>(rows[i])] = true;
   }
   return chosen;
+}
+
+// The same fraction for every class.
+inline std::vector<bool> stratified_choice(std::span<const std::int32_t> labels, std::int32_t num_classes,
+                                           double fraction, std::uint64_t key) {
+  const std::vector<double> fractions(static_cast<std::size_t>(num_classes), fraction);
+  return stratified_choice(labels, fractions, key);
 }
 
 }  // namespace glimpse

@@ -1,0 +1,118 @@
+// Imbalance and label noise: the noisy_label oracle and the imbalance transform.
+#include <glimpse/readers/matrix_file.hpp>
+#include <numeric>
+
+#include "support.hpp"
+
+namespace glimpse::test {
+namespace {
+
+// The empirical P(reported j | true y) of an oracle over `draws` rounds per class.
+std::vector<std::vector<double>> empirical_noise(FeedbackOracle& oracle, int k, int draws) {
+  oracle.reset({1, 1, k});
+  const DenseRow x({1});
+  Prediction pred;
+  std::vector<std::vector<double>> flips(static_cast<std::size_t>(k), std::vector<double>(static_cast<std::size_t>(k)));
+  for (int y = 0; y < k; ++y)
+    for (int t = 0; t < draws; ++t) {
+      Rng rng(derive_key(static_cast<std::uint64_t>(y), static_cast<std::uint64_t>(t)));
+      const auto f = oracle.respond(x.view(), {t, y, {}}, pred, rng);
+      flips[static_cast<std::size_t>(y)][static_cast<std::size_t>(std::get<NoisyLabelFeedback>(f).label)] +=
+          1.0 / draws;
+    }
+  return flips;
+}
+
+TEST(NoisyLabelOracle, EmpiricalFlipMatrixConvergesToTheRequestedOne) {
+  const int draws = 40000;
+  const auto uniform = empirical_noise(*make<FeedbackOracle>("noisy_label", {{"rate", "0.3"}}), 4, draws);
+  for (int y = 0; y < 4; ++y)
+    for (int j = 0; j < 4; ++j) EXPECT_NEAR(uniform[y][j], y == j ? 0.7 : 0.1, 0.008) << y << "," << j;
+  const auto pairwise =
+      empirical_noise(*make<FeedbackOracle>("noisy_label", {{"model", "pairwise"}, {"rate", "0.25"}}), 3, draws);
+  for (int y = 0; y < 3; ++y)
+    for (int j = 0; j < 3; ++j)
+      EXPECT_NEAR(pairwise[y][j], j == y ? 0.75 : (j == (y + 1) % 3 ? 0.25 : 0.0), 0.008) << y << "," << j;
+
+  TempDir dir;
+  const auto file = dir.path() / "noise.txt";
+  { std::ofstream(file) << "0.5 0.5 0\n0 1 0\n0.2 0.3 0.5\n"; }
+  const auto from_file =
+      empirical_noise(*make<FeedbackOracle>("noisy_label", {{"model", "matrix"}, {"matrix", file.string()}}), 3, draws);
+  const double expected[3][3] = {{0.5, 0.5, 0}, {0, 1, 0}, {0.2, 0.3, 0.5}};
+  for (int y = 0; y < 3; ++y)
+    for (int j = 0; j < 3; ++j) EXPECT_NEAR(from_file[y][j], expected[y][j], 0.008) << y << "," << j;
+  // Rate 0 is the full oracle.
+  const auto clean = empirical_noise(*make<FeedbackOracle>("noisy_label", {{"rate", "0"}}), 3, 100);
+  for (int y = 0; y < 3; ++y) EXPECT_DOUBLE_EQ(clean[y][y], 1.0);
+}
+
+TEST(NoisyLabelOracle, RefusesBadMatricesAndMismatchedParameters) {
+  TempDir dir;
+  const auto file = dir.path() / "noise.txt";
+  { std::ofstream(file) << "0.5 0.4\n0 1\n"; }
+  EXPECT_EQ(error_of([&] {
+              make<FeedbackOracle>("noisy_label", {{"model", "matrix"}, {"matrix", file.string()}});
+            }),
+            "oracle 'noisy_label': " + file.string() + ":1: row sums to 0.9; a noise matrix row must sum to 1");
+  EXPECT_EQ(error_of([&] {
+              make<FeedbackOracle>("noisy_label", {{"model", "matrix"}});
+            }),
+            "oracle 'noisy_label': model 'matrix' needs the matrix parameter (a file)");
+  EXPECT_EQ(error_of([&] {
+              make<FeedbackOracle>("noisy_label", {{"matrix", file.string()}});
+            }),
+            "oracle 'noisy_label': the matrix parameter needs model 'matrix' (model is 'uniform')");
+}
+
+TEST(NoisyLabelOracle, FullFeedbackLearnersAcceptIt) {
+  EXPECT_TRUE(registry().find("copa")->spec->accepts.contains(FeedbackKind::noisy_label));
+  EXPECT_TRUE(registry().find("perceptron")->spec->accepts.contains(FeedbackKind::noisy_label));
+}
+
+Dataset balanced(int per_class, int k) {
+  std::vector<Feature> values;
+  std::vector<std::int32_t> labels;
+  for (int c = 0; c < k; ++c)
+    for (int i = 0; i < per_class; ++i) values.push_back(static_cast<Feature>(c * 1000 + i)), labels.push_back(c);
+  const auto n = static_cast<std::int64_t>(labels.size());
+  return Dataset::dense(n, 1, std::move(values), std::move(labels), k);
+}
+
+std::vector<std::int64_t> class_counts(const Dataset& d) {
+  std::vector<std::int64_t> counts(static_cast<std::size_t>(d.num_classes()));
+  for (std::int64_t i = 0; i < d.size(); ++i) ++counts[static_cast<std::size_t>(d.label(i))];
+  return counts;
+}
+
+TEST(ImbalanceTransform, GeometricAndOneRareProfilesPerSeed) {
+  std::vector<std::int64_t> order(400);
+  std::iota(order.begin(), order.end(), 0);
+  const ProblemShape shape{400, 1, 4};  // rare_class defaults to K
+  auto geometric = make<Transform>("imbalance", {{"ratio", "8"}}, &shape);
+  EXPECT_TRUE(geometric->per_seed());
+  Dataset a = balanced(100, 4), b = balanced(100, 4), c = balanced(100, 4);
+  geometric->apply(a, {1, 101, order});
+  geometric->apply(b, {1, 101, order});
+  geometric->apply(c, {2, 202, order});
+  // 8^(-k/3) = 1, 1/2, 1/4, 1/8 of 100 rows.
+  EXPECT_EQ(class_counts(a), (std::vector<std::int64_t>{100, 50, 25, 13}));
+  EXPECT_EQ(a.row(a.size() - 1).values[0], b.row(b.size() - 1).values[0]);  // same key, same rows
+  std::vector<Feature> rows_a, rows_c;
+  for (std::int64_t i = 0; i < a.size(); ++i)
+    rows_a.push_back(a.row(i).values[0]), rows_c.push_back(c.row(i).values[0]);
+  EXPECT_NE(rows_a, rows_c);  // another seed keeps other rows
+
+  auto rare = make<Transform>("imbalance", {{"profile", "one_rare"}, {"ratio", "1000"}, {"rare_class", "2"}});
+  Dataset d = balanced(100, 3);
+  rare->apply(d, {1, 7, order});
+  EXPECT_EQ(class_counts(d), (std::vector<std::int64_t>{100, 1, 100}));  // 0.1 rounds to 0: one row kept
+  Dataset e = balanced(10, 3);
+  EXPECT_EQ(error_of([&] {
+              make<Transform>("imbalance", {{"profile", "one_rare"}, {"rare_class", "4"}})->apply(e, {1, 7, order});
+            }),
+            "rare_class 4 outside 1..K = 3");
+}
+
+}  // namespace
+}  // namespace glimpse::test
