@@ -3,6 +3,7 @@
 
 #include <cstring>
 #include <mutex>
+#include <type_traits>
 
 #include "glimpse/error.hpp"
 
@@ -280,20 +281,23 @@ template std::vector<std::uint8_t> read_vector<std::uint8_t>(const Handle&, cons
 template std::vector<float> read_vector<float>(const Handle&, const std::string&);
 template std::vector<double> read_vector<double>(const Handle&, const std::string&);
 
-void write_matrix(const Handle& parent, const std::string& name, std::span<const float> values, std::int64_t rows,
-                  std::int64_t columns) {
+namespace {
+template <class T>
+void write_matrix_of(const Handle& parent, const std::string& name, std::span<const T> values, std::int64_t rows,
+                     std::int64_t columns) {
   const hsize_t dims[2] = {static_cast<hsize_t>(rows), static_cast<hsize_t>(columns)};
   const Handle space(check(H5Screate_simple(2, dims, nullptr), "creating a dataspace"));
+  const hid_t file_type = std::is_same_v<T, float> ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
   const Handle dataset(
-      check(H5Dcreate2(parent.id(), name.c_str(), H5T_IEEE_F32LE, space.id(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+      check(H5Dcreate2(parent.id(), name.c_str(), file_type, space.id(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
             "creating dataset '" + name + "'"));
   if (!values.empty())
-    check_status(H5Dwrite(dataset.id(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
+    check_status(H5Dwrite(dataset.id(), native_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
                  "writing dataset '" + name + "'");
 }
-
-std::vector<float> read_matrix(const Handle& parent, const std::string& name, std::int64_t& rows,
-                               std::int64_t& columns) {
+template <class T>
+std::vector<T> read_matrix_of(const Handle& parent, const std::string& name, std::int64_t& rows,
+                              std::int64_t& columns) {
   const Handle dataset(check(H5Dopen2(parent.id(), name.c_str(), H5P_DEFAULT), "opening dataset '" + name + "'"));
   const Handle space(check(H5Dget_space(dataset.id()), "reading the shape of '" + name + "'"));
   if (H5Sget_simple_extent_ndims(space.id()) != 2) throw Error("HDF5: dataset '" + name + "' is not 2-D");
@@ -301,11 +305,29 @@ std::vector<float> read_matrix(const Handle& parent, const std::string& name, st
   H5Sget_simple_extent_dims(space.id(), dims, nullptr);
   rows = static_cast<std::int64_t>(dims[0]);
   columns = static_cast<std::int64_t>(dims[1]);
-  std::vector<float> values(dims[0] * dims[1]);
+  std::vector<T> values(dims[0] * dims[1]);
   if (!values.empty())
-    check_status(H5Dread(dataset.id(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
+    check_status(H5Dread(dataset.id(), native_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
                  "reading dataset '" + name + "'");
   return values;
+}
+}  // namespace
+
+void write_matrix(const Handle& parent, const std::string& name, std::span<const float> values, std::int64_t rows,
+                  std::int64_t columns) {
+  write_matrix_of(parent, name, values, rows, columns);
+}
+void write_matrix(const Handle& parent, const std::string& name, std::span<const double> values, std::int64_t rows,
+                  std::int64_t columns) {
+  write_matrix_of(parent, name, values, rows, columns);
+}
+std::vector<float> read_matrix(const Handle& parent, const std::string& name, std::int64_t& rows,
+                               std::int64_t& columns) {
+  return read_matrix_of<float>(parent, name, rows, columns);
+}
+std::vector<double> read_double_matrix(const Handle& parent, const std::string& name, std::int64_t& rows,
+                                       std::int64_t& columns) {
+  return read_matrix_of<double>(parent, name, rows, columns);
 }
 
 void write_text(const Handle& parent, const std::string& name, const std::string& text) {

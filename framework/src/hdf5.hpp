@@ -65,6 +65,11 @@ std::vector<T> read_vector(const Handle& parent, const std::string& name);
 // Row-major n x columns float32 matrices, stored contiguous and uncompressed so they load at disk speed.
 void write_matrix(const Handle& parent, const std::string& name, std::span<const float> values, std::int64_t rows,
                   std::int64_t columns);
+// Row-major float64 matrices (metric results such as confusion matrices).
+void write_matrix(const Handle& parent, const std::string& name, std::span<const double> values, std::int64_t rows,
+                  std::int64_t columns);
+std::vector<double> read_double_matrix(const Handle& parent, const std::string& name, std::int64_t& rows,
+                                       std::int64_t& columns);
 std::vector<float> read_matrix(const Handle& parent, const std::string& name, std::int64_t& rows,
                                std::int64_t& columns);
 // A scalar variable-length UTF-8 string dataset (for large text such as the protocol).

@@ -107,6 +107,17 @@ class Progress {
 
 }  // namespace
 
+namespace {
+void evaluate_on_test(const RoundLoopInputs& in, Prediction& prediction, std::int64_t round) {
+  const Dataset& test = *in.test;
+  for (std::int64_t row = 0; row < test.size(); ++row) {
+    in.learner->evaluate(test.row(row), prediction);
+    for (auto* metric : in.metrics) metric->observe_test(test.label(row), prediction);
+  }
+  for (auto* metric : in.metrics) metric->test_done(round);
+}
+}  // namespace
+
 bool run_rounds(const RoundLoopInputs& in, RunRecord& record) {
   const Dataset& data = *in.data;
   const ProblemShape shape{data.size(), data.dim(), data.num_classes()};
@@ -170,6 +181,8 @@ bool run_rounds(const RoundLoopInputs& in, RunRecord& record) {
         record.correct[i] = prediction.proposed == truth.label;
         record.queried[i] = queried;
       }
+      if (in.test && ((in.test_every > 0 && t % in.test_every == 0) || t == total_rounds))
+        evaluate_on_test(in, prediction, t);
       if ((t & 4095) == 0) {
         if (in.rounds_done) *in.rounds_done += t - reported_rounds;
         reported_rounds = t;
@@ -271,9 +284,11 @@ void fill_stream_order(std::span<std::int64_t> order, std::uint64_t order_key, s
   }
 }
 
-std::vector<PreparedDataset> prepare_datasets(const Protocol& protocol) {
-  std::vector<PreparedDataset> result;
-  for (const auto& use : protocol.datasets) {
+namespace {
+// Loads one dataset entry and applies its transforms up to the first per-seed one. `stream_name` keys its
+// per-seed transforms: a test part uses its training part's name, so a split drawn in both is complementary.
+PreparedDataset prepare_one(const DatasetUse& use, StreamOrder order, const std::string& stream_name) {
+  {
     const std::string where = use.where + " (dataset '" + use.name + "')";
     Dataset data;
     if (use.cached) {
@@ -296,18 +311,34 @@ std::vector<PreparedDataset> prepare_datasets(const Protocol& protocol) {
     while (first_per_seed < transforms.size() && !transforms[first_per_seed]->per_seed())
       transforms[first_per_seed++]->apply(data, {});
     PreparedDataset prepared;
-    prepared.name = use.name;
+    prepared.name = stream_name;
     prepared.where = where;
-    prepared.order = protocol.order;
+    prepared.order = order;
     prepared.first_seed_transform = first_per_seed;
     for (std::size_t i = first_per_seed; i < transforms.size(); ++i)
       prepared.seed_transforms.push_back(std::move(transforms[i]));
     if (!prepared.per_seed()) data.validate(where);
     prepared.shared = std::make_shared<const Dataset>(std::move(data));
+    return prepared;
+  }
+}
+}  // namespace
+
+std::vector<PreparedDataset> prepare_datasets(const Protocol& protocol) {
+  std::vector<PreparedDataset> result;
+  for (const auto& use : protocol.datasets) {
+    PreparedDataset prepared = prepare_one(use, protocol.order, use.name);
+    if (!use.test.empty())
+      prepared.test = std::make_shared<const PreparedDataset>(prepare_one(use.test.front(), protocol.order, use.name));
     result.push_back(std::move(prepared));
   }
   return result;
 }
+
+namespace {
+// Per-seed copies of test parts share the copy store with the training parts, under indices of their own.
+std::size_t test_copy_index(std::size_t dataset) { return (std::size_t{1} << 32) + dataset; }
+}  // namespace
 
 SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
   const auto start = Clock::now();
@@ -324,6 +355,16 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
     const auto first = data.materialize(protocol.seeds.front());
     plan.shape = {first->size(), first->dim(), first->num_classes()};
     if (data.per_seed()) copies.keep(plans.size(), protocol.seeds.front(), first);
+    if (data.test) {
+      const auto test = data.test->materialize(protocol.seeds.front());
+      const DatasetUse& use = protocol.datasets[plans.size()];
+      if (test->dim() != first->dim() || test->num_classes() != first->num_classes())
+        throw Error(use.test.front().where, "the test part has d = " + std::to_string(test->dim()) +
+                                                ", K = " + std::to_string(test->num_classes()) +
+                                                "; the training part has d = " + std::to_string(first->dim()) +
+                                                ", K = " + std::to_string(first->num_classes()));
+      if (data.test->per_seed()) copies.keep(test_copy_index(plans.size()), protocol.seeds.front(), test);
+    }
     plan.data = std::move(data);
     for (std::int32_t l = 0; l < static_cast<std::int32_t>(protocol.learners.size()); ++l)
       plan.oracle_params.push_back(protocol.oracle_for(l).resolve(0, &plan.shape));
@@ -347,7 +388,11 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
   std::stable_sort(pending.begin(), pending.end(), [](const RunSpec* a, const RunSpec* b) {
     return std::pair(a->dataset, a->seed) < std::pair(b->dataset, b->seed);
   });
-  for (const auto* run : pending) copies.expect(static_cast<std::size_t>(run->dataset), run->seed);
+  for (const auto* run : pending) {
+    copies.expect(static_cast<std::size_t>(run->dataset), run->seed);
+    if (plans[static_cast<std::size_t>(run->dataset)].data.test)
+      copies.expect(test_copy_index(static_cast<std::size_t>(run->dataset)), run->seed);
+  }
 
   Progress progress(options.progress, result.total_runs);
   progress.runs_done = result.already_complete;
@@ -361,6 +406,10 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
     const DatasetPlan& plan = plans[static_cast<std::size_t>(run.dataset)];
     const std::shared_ptr<const Dataset> data_copy =
         copies.acquire(plan.data, static_cast<std::size_t>(run.dataset), run.seed);
+    const std::shared_ptr<const Dataset> test_copy =
+        plan.data.test
+            ? copies.acquire(*plan.data.test, test_copy_index(static_cast<std::size_t>(run.dataset)), run.seed)
+            : nullptr;
     const Dataset& data = *data_copy;
     const DatasetUse& dataset_use = protocol.datasets[static_cast<std::size_t>(run.dataset)];
     const PluginUse& learner_use = protocol.learners[static_cast<std::size_t>(run.learner)];
@@ -389,6 +438,8 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
     inputs.query_key = keys.query;
     inputs.passes = protocol.passes;
     inputs.order = protocol.order;
+    inputs.test = test_copy.get();
+    inputs.test_every = protocol.test_every;
     inputs.trace_rounds = protocol.trace_rounds;
     inputs.rounds_done = &progress.rounds_done;
     inputs.interrupted = &interrupted;
@@ -424,6 +475,9 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
       for (auto& c : out.curves)
         record.curves.push_back(
             {metric_output_name(protocol.metrics[m], c.suffix), std::move(c.rounds), std::move(c.values)});
+      for (auto& x : out.matrices)
+        record.matrices.push_back(
+            {metric_output_name(protocol.metrics[m], x.suffix), x.rows, x.cols, std::move(x.values)});
     }
     store.write(record);
     return true;
@@ -455,6 +509,8 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
               stop_requested = true;
             }
             copies.release(plan.data, static_cast<std::size_t>(run.dataset), run.seed);
+            if (plan.data.test)
+              copies.release(*plan.data.test, test_copy_index(static_cast<std::size_t>(run.dataset)), run.seed);
           }
         },
         tbb::simple_partitioner());

@@ -51,6 +51,10 @@ struct RoundLoopInputs {
   std::int64_t passes = 1;
   StreamOrder order = StreamOrder::shuffle;
   bool trace_rounds = true;
+  // Held-out evaluation: after every `test_every` rounds (0: none before the end) and after the last round,
+  // the learner predicts every row of `test` and the metrics see the results.
+  const Dataset* test = nullptr;
+  std::int64_t test_every = 0;
   std::atomic<std::int64_t>* rounds_done = nullptr;  // progress counter, updated every 4096 rounds
   const std::function<bool()>* interrupted = nullptr;
 };
@@ -71,6 +75,7 @@ struct PreparedDataset {
   std::size_t first_seed_transform = 0;                           // its position in the protocol's list
   std::string name, where;
   StreamOrder order = StreamOrder::shuffle;
+  std::shared_ptr<const PreparedDataset> test;  // the held-out part, when the protocol names one
 
   bool per_seed() const noexcept { return !seed_transforms.empty(); }
   std::shared_ptr<const Dataset> materialize(std::uint64_t seed) const;

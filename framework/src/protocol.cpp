@@ -5,6 +5,7 @@
 #include <boost/property_tree/json_parser.hpp>
 #include <boost/property_tree/ptree.hpp>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <sstream>
 
@@ -266,7 +267,7 @@ Protocol parse_protocol(const std::string& text, const std::string& file, const 
   if (!is_object(root)) r.fail("", "expected a JSON object at the top level");
   r.only_keys(root, "",
               {"name", "description", "kind", "datasets", "oracle", "query_rule", "learners", "metrics", "seeds",
-               "passes", "order", "selection", "trace", "output"});
+               "passes", "order", "selection", "trace", "test_every", "output"});
 
   Protocol protocol;
   protocol.file = file;
@@ -279,35 +280,51 @@ Protocol parse_protocol(const std::string& text, const std::string& file, const 
       r.fail("kind", "expected 'online', got '" + protocol.kind + "' (batch protocols are not implemented yet)");
   }
 
+  // One dataset entry: an installed dataset or a data source, its transforms and, unless it is itself a test
+  // part, an optional "test" part.
+  const std::function<DatasetUse(const pt::ptree&, const std::string&, bool)> dataset_entry =
+      [&](const pt::ptree& node, const std::string& path, bool may_have_test) {
+        DatasetUse data;
+        data.where = r.at(path);
+        if (!is_object(node))
+          r.fail(path,
+                 "expected {\"name\": INSTALLED_DATASET}, {\"dataset\": INSTALLED_DATASET, \"name\": NAME} or "
+                 "{\"source\": PLUGIN, \"params\": {...}}");
+        std::vector<std::string> keys{"name", "source", "params", "transforms"};
+        if (may_have_test) keys.push_back("test");
+        if (r.child(node, "source")) {
+          data.source = r.plugin_use(node, path, PluginKind::data_source, "source", keys);
+          data.name = data.source.name();
+          if (const auto* n = r.child(node, "name")) data.name = r.value(*n, path + ".name", "a dataset name");
+        } else {
+          keys = {"name", "dataset", "transforms"};
+          if (may_have_test) keys.push_back("test");
+          r.only_keys(node, path, keys);
+          const auto* n = r.child(node, "name");
+          const auto* installed = r.child(node, "dataset");
+          if (!n && !installed)
+            r.fail(path, "expected \"name\" (an installed dataset, see 'glimpse datasets list') or \"source\"");
+          data.cached = true;
+          data.cached_name = installed ? r.value(*installed, path + ".dataset", "an installed dataset")
+                                       : r.value(*n, path + ".name", "a dataset name");
+          data.name = n ? r.value(*n, path + ".name", "a dataset name") : data.cached_name;
+        }
+        for (const auto& [t_path, t_node] : r.list(node, "transforms", false))
+          data.transforms.push_back(
+              r.plugin_use(*t_node, path + "." + t_path, PluginKind::transform, "name", {"name", "params", "grid"}));
+        if (const auto* test = r.child(node, "test")) {
+          data.test.push_back(dataset_entry(*test, path + ".test", false));
+          for (const auto& t : data.test.front().transforms)
+            if (!t.grid.empty()) r.fail(path + ".test", "a test part's transforms cannot have grids");
+        }
+        return data;
+      };
+
   std::set<std::string> dataset_names;
   for (const auto& [path, node] : r.list(root, "datasets", true)) {
-    DatasetUse data;
-    data.where = r.at(path);
-    if (!is_object(*node))
-      r.fail(path,
-             "expected {\"name\": INSTALLED_DATASET}, {\"dataset\": INSTALLED_DATASET, \"name\": NAME} or {\"source\": "
-             "PLUGIN, \"params\": {...}}");
-    if (r.child(*node, "source")) {
-      data.source =
-          r.plugin_use(*node, path, PluginKind::data_source, "source", {"name", "source", "params", "transforms"});
-      data.name = data.source.name();
-      if (const auto* n = r.child(*node, "name")) data.name = r.value(*n, path + ".name", "a dataset name");
-    } else {
-      r.only_keys(*node, path, {"name", "dataset", "transforms"});
-      const auto* n = r.child(*node, "name");
-      const auto* installed = r.child(*node, "dataset");
-      if (!n && !installed)
-        r.fail(path, "expected \"name\" (an installed dataset, see 'glimpse datasets list') or \"source\"");
-      data.cached = true;
-      data.cached_name = installed ? r.value(*installed, path + ".dataset", "an installed dataset")
-                                   : r.value(*n, path + ".name", "a dataset name");
-      data.name = n ? r.value(*n, path + ".name", "a dataset name") : data.cached_name;
-    }
+    DatasetUse data = dataset_entry(*node, path, true);
     if (!dataset_names.insert(data.name).second)
       r.fail(path + ".name", "dataset name '" + data.name + "' is used twice; give each a distinct \"name\"");
-    for (const auto& [t_path, t_node] : r.list(*node, "transforms", false))
-      data.transforms.push_back(
-          r.plugin_use(*t_node, path + "." + t_path, PluginKind::transform, "name", {"name", "params", "grid"}));
     for (auto& variant : expand_transform_grids(data)) protocol.datasets.push_back(std::move(variant));
   }
 
@@ -363,6 +380,11 @@ Protocol parse_protocol(const std::string& text, const std::string& file, const 
     protocol.seeds = {0};
   }
   if (const auto* passes = r.child(root, "passes")) protocol.passes = parse_integer(r, *passes, "passes", 1);
+  if (const auto* every = r.child(root, "test_every")) {
+    protocol.test_every = parse_integer(r, *every, "test_every", 0);
+    if (std::none_of(protocol.datasets.begin(), protocol.datasets.end(), [](const auto& d) { return !d.test.empty(); }))
+      r.fail("test_every", "no dataset has a \"test\" part to evaluate on");
+  }
   if (const auto* order = r.child(root, "order")) {
     const std::string expected = "one of shuffle, file, by_class, interleaved, class_balanced";
     const std::string o = r.value(*order, "order", expected);

@@ -52,6 +52,9 @@ struct DatasetUse {
   // the same name (so their runs share orders and oracle draws); `variant` records the point, e.g.
   // {"rbf_support.g":0.1}, and is empty when there is no transform grid.
   std::string variant;
+  // The held-out part ("test": {...}), at most one entry: its runs' learners are evaluated on it. Its per-seed
+  // transforms draw from this dataset's streams (see docs/protocols.md).
+  std::vector<DatasetUse> test;
 };
 
 // How each pass visits the rows. Every mode but `file` draws from the run's order stream (seed, dataset), so
@@ -92,6 +95,7 @@ struct Protocol {
   std::int64_t passes = 1;
   StreamOrder order = StreamOrder::shuffle;  // "order"
   bool trace_rounds = true;                  // "trace": "rounds" (default) or "curves"
+  std::int64_t test_every = 0;               // rounds between held-out evaluations (0: only after the last)
   SelectionRule selection;
   std::string output;
 };

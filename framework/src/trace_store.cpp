@@ -66,6 +66,11 @@ void write_run_group(const h5::Handle& file, const RunRecord& r) {
     h5::write_vector<std::int64_t>(curve, "round", c.rounds);
     h5::write_vector<double>(curve, "value", c.values);
   }
+  if (!r.matrices.empty()) {
+    const h5::Handle matrices = h5::create_group(group, "matrices");
+    for (const auto& m : r.matrices)
+      h5::write_matrix(matrices, m.name, std::span<const double>(m.values), m.rows, m.cols);
+  }
   const h5::Handle summary = h5::create_group(group, "summary");
   for (const auto& [name, value] : r.scalars) h5::write_attribute(summary, name, value);
   // Written last: a run whose status is "complete" has everything above.

@@ -24,6 +24,12 @@ struct NamedCurve {
   std::vector<double> values;
 };
 
+struct NamedMatrix {
+  std::string name;
+  std::int64_t rows = 0, cols = 0;
+  std::vector<double> values;  // row-major
+};
+
 // Everything one finished run leaves behind.
 struct RunRecord {
   std::string id;
@@ -40,6 +46,7 @@ struct RunRecord {
   std::vector<std::uint8_t> correct, queried;
   std::vector<std::pair<std::string, double>> scalars;
   std::vector<NamedCurve> curves;
+  std::vector<NamedMatrix> matrices;
 };
 
 class TraceStore {

@@ -39,6 +39,8 @@ void expect_allocation_free(const std::string& learner_name, std::map<std::strin
   metrics.push_back(make<Metric>("mistakes"));
   metrics.push_back(make<Metric>("average_error"));
   metrics.push_back(make<Metric>("candidate_error"));
+  metrics.push_back(make<Metric>("confusion", {{"record_every", "100"}}));
+  metrics.push_back(make<Metric>("operator_norm"));
   const int rounds = 2000;
   learner->reset({rounds, d, k}, 1);
   oracle->reset({rounds, d, k});

@@ -279,3 +279,71 @@ TEST(LearnerOracles, OnePluginTwiceWithTwoOraclesStaysApartByItsLabel) {
 
 }  // namespace
 }  // namespace glimpse::test
+
+namespace glimpse::test {
+namespace {
+
+// A dataset split per seed into a training stream and a held-out test part, evaluated every 25 rounds.
+std::string held_out_protocol(bool with_test) {
+  const std::string source = R"("source": "gaussians", "params": {"n_per_class": 40, "sigma": 1.5})";
+  std::string test;
+  if (with_test)
+    test = R"(, "test": {)" + source + R"(, "transforms": [{"name": "split", "params": {"keep": "test"}}]})";
+  return R"({"name": "held_out", "datasets": [{"name": "g", )" + source +
+         R"(, "transforms": [{"name": "split", "params": {"keep": "train"}}])" + test + R"(}],
+      "oracle": {"name": "bandit"}, "learners": [{"name": "banditron"}],
+      "metrics": [{"name": "confusion"}, {"name": "operator_norm"}], "seeds": 2)" +
+         (with_test ? R"(, "test_every": 25})" : "}");
+}
+
+TEST(HeldOut, TestPartIsEvaluatedAtChosenRoundsWithoutChangingTraining) {
+  TempDir dir;
+  SweepOptions options;
+  options.progress = false;
+  options.output = dir.path() / "with.h5";
+  run_sweep(parse_protocol(held_out_protocol(true), "h.json", ".", registry()), options);
+  options.output = dir.path() / "without.h5";
+  run_sweep(parse_protocol(held_out_protocol(false), "h.json", ".", registry()), options);
+  const h5::Handle with = h5::open_file(dir.path() / "with.h5", false);
+  const h5::Handle without = h5::open_file(dir.path() / "without.h5", false);
+  for (const std::string id : {"000000", "000001"}) {
+    const h5::Handle run = h5::open_group(with, "runs/" + id);
+    // Gaussians: 4 classes x 40 rows; the split keeps 70% of each class for training, 30% for testing.
+    EXPECT_EQ(h5::read_int_attribute(run, "rounds"), 112);
+    const h5::Handle curve = h5::open_group(run, "curves/confusion_test");
+    EXPECT_EQ(h5::read_vector<std::int64_t>(curve, "round"), (std::vector<std::int64_t>{25, 50, 75, 100, 112}));
+    std::int64_t rows = 0, cols = 0;
+    const auto matrix = h5::read_double_matrix(h5::open_group(run, "matrices"), "confusion_test", rows, cols);
+    ASSERT_EQ(rows, 4);
+    ASSERT_EQ(cols, 4);
+    for (int p = 0; p < 4; ++p) {
+      double sum = 0;
+      for (int q = 0; q < 4; ++q) sum += matrix[static_cast<std::size_t>(p * 4 + q)];
+      EXPECT_NEAR(sum, 1.0, 1e-12);
+      // 12 test rows per class: every rate is a multiple of 1/12.
+      for (int q = 0; q < 4; ++q)
+        EXPECT_NEAR(matrix[static_cast<std::size_t>(p * 4 + q)] * 12,
+                    std::round(matrix[static_cast<std::size_t>(p * 4 + q)] * 12), 1e-9);
+    }
+    const h5::Handle summary = h5::open_group(run, "summary");
+    EXPECT_NEAR(h5::read_double_attribute(summary, "operator_norm_test"),
+                h5::read_double_attribute(summary, "confusion_test"), 1e-12);
+    EXPECT_DOUBLE_EQ(h5::read_double_attribute(summary, "confusion_test"),
+                     h5::read_vector<double>(curve, "value").back());
+    // Evaluating on the test part draws nothing from the learner's exploration stream: same training run.
+    const h5::Handle a = h5::open_group(run, "rounds"), b = h5::open_group(without, "runs/" + id + "/rounds");
+    EXPECT_EQ(h5::read_vector<std::int32_t>(a, "proposed"), h5::read_vector<std::int32_t>(b, "proposed"));
+    EXPECT_EQ(h5::read_vector<std::int64_t>(a, "row"), h5::read_vector<std::int64_t>(b, "row"));
+  }
+  EXPECT_FALSE(h5::exists(without, "runs/000000/curves/confusion_test"));
+  // test_every without a test part is refused.
+  EXPECT_EQ(error_of([] {
+              std::string text = held_out_protocol(false);
+              text.insert(text.rfind('}'), R"(, "test_every": 5)");
+              parse_protocol(text, "h.json", ".", registry());
+            }),
+            "h.json: test_every: no dataset has a \"test\" part to evaluate on");
+}
+
+}  // namespace
+}  // namespace glimpse::test

@@ -30,6 +30,10 @@ class GLIMPSE_API Learner : public PluginObject {
   // Called every round after predict on the same x, with what the oracle said (NoFeedback when the
   // query rule did not ask). A learner never sees the true label except through `feedback`.
   virtual void learn(const Instance& x, const Prediction& pred, const Feedback& feedback) = 0;
+  // Held-out evaluation: the greedy prediction for x, changing nothing (no learning, no random draws), so a
+  // run's training does not depend on how often it is tested. The default calls predict(); a learner whose
+  // predict() draws randomness or keeps state must override it.
+  virtual void evaluate(const Instance& x, Prediction& pred) { predict(x, pred); }
 };
 
 // What the world knows about a round; only oracles and metrics see it.
@@ -77,8 +81,14 @@ struct MetricResults {
     std::vector<std::int64_t> rounds;
     std::vector<double> values;
   };
+  struct Matrix {
+    std::string suffix;
+    std::int32_t rows = 0, cols = 0;
+    std::vector<double> values;  // row-major
+  };
   std::vector<Scalar> scalars;
   std::vector<Curve> curves;
+  std::vector<Matrix> matrices;  // e.g. a confusion matrix; written to the trace as 2-D datasets
 };
 
 class GLIMPSE_API Metric : public PluginObject {
@@ -86,6 +96,10 @@ class GLIMPSE_API Metric : public PluginObject {
   // `total_rounds` is known in advance (rows x passes): reserve curve storage here.
   virtual void reset(const ProblemShape& shape, std::int64_t total_rounds) = 0;
   virtual void observe(const RoundRecord& record) = 0;
+  // Held-out evaluation (a protocol dataset with a "test" part): after the rounds the protocol chooses, the
+  // learner predicts every test row; the metric sees each (true label, prediction), then test_done(round).
+  virtual void observe_test(std::int32_t /*label*/, const Prediction& /*pred*/) {}
+  virtual void test_done(std::int64_t /*round*/) {}
   virtual void report(MetricResults& out) const = 0;
 };
 

@@ -44,6 +44,7 @@ class EpsilonGreedyLinearLearner : public Learner {
     model_.predict_greedy(x, pred);
     pred.proposed = explore_.propose(pred.predicted, gamma_, rng_);
   }
+  void evaluate(const Instance& x, Prediction& pred) override { model_.predict_greedy(x, pred); }
 
  protected:
   double gamma_;
