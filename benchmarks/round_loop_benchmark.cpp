@@ -99,7 +99,8 @@ const Dataset& dataset(bool sparse) {
 void BM_Learner(benchmark::State& state, const std::string& learner_name, bool sparse, const std::string& precision) {
   const Dataset& data = dataset(sparse);
   std::vector<std::int64_t> order(static_cast<std::size_t>(data.size()));
-  fill_stream_order(order, 0, 0, StreamOrder::shuffle, data.labels(), data.num_classes());  // the order BM_RoundLoop's run_rounds uses (order_key 0, pass 0)
+  fill_stream_order(order, 0, 0, StreamOrder::shuffle, data.labels(),
+                    data.num_classes());  // the order BM_RoundLoop's run_rounds uses (order_key 0, pass 0)
   auto learner = make<Learner>(learner_name, {{"precision", precision}});
   const bool full_feedback = registry().find(learner_name)->spec->accepts.contains(FeedbackKind::label);
   Prediction pred;
@@ -170,6 +171,30 @@ void BM_RoundLoop(benchmark::State& state, const std::string& learner_name, bool
   state.SetItemsProcessed(state.iterations() * data.size());
 }
 
+// The cost of one metric: the round loop (no per-round trace) with online_accuracy alone, or with `extra`
+// added; the time difference over the base is the metric's share of a round.
+void BM_MetricCost(benchmark::State& state, bool sparse, const std::string& extra) {
+  const Dataset& data = dataset(sparse);
+  auto learner = make<Learner>("copa");
+  auto oracle = make<FeedbackOracle>("full");
+  auto accuracy = make<Metric>("online_accuracy");
+  std::unique_ptr<Metric> added;
+  if (!extra.empty()) added = make<Metric>(extra, {{"record_every", "1000"}});
+  RoundLoopInputs inputs;
+  inputs.data = &data;
+  inputs.learner = learner.get();
+  inputs.oracle = oracle.get();
+  inputs.metrics = {accuracy.get()};
+  if (added) inputs.metrics.push_back(added.get());
+  inputs.trace_rounds = false;
+  for (auto _ : state) {
+    RunRecord record;
+    run_rounds(inputs, record);
+    benchmark::DoNotOptimize(record.rounds);
+  }
+  state.SetItemsProcessed(state.iterations() * data.size());
+}
+
 void register_all() {
   for (const std::string learner : {"avg_perceptron", "max_perceptron", "avg_pegasos", "max_pegasos"})
     for (const bool sparse : {false, true}) {
@@ -178,7 +203,14 @@ void register_all() {
                                    sparse, 4)
           ->Unit(benchmark::kMillisecond);
     }
-  for (const std::string learner : {"pegasos"})
+  for (const bool sparse : {false, true}) {
+    const std::string shape = sparse ? "sparse_d60000_nnz100_K20" : "dense_d784_K10";
+    for (const std::string extra : {"", "confusion"})
+      benchmark::RegisterBenchmark(("metric_cost/copa/" + shape + "/" + (extra.empty() ? "base" : extra)).c_str(),
+                                   BM_MetricCost, sparse, extra)
+          ->Unit(benchmark::kMillisecond);
+  }
+  for (const std::string learner : {"pegasos", "copa"})
     for (const bool sparse : {false, true}) {
       const std::string shape = sparse ? "sparse_d60000_nnz100_K20" : "dense_d784_K10";
       benchmark::RegisterBenchmark(("learner/" + learner + "/" + shape + "/float").c_str(), BM_Learner, learner, sparse,

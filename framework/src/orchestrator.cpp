@@ -203,9 +203,12 @@ fs::path default_output(const Protocol& protocol) {
 std::shared_ptr<const Dataset> PreparedDataset::materialize(std::uint64_t seed) const {
   if (!per_seed()) return shared;
   Dataset copy = *shared;
-  std::vector<std::int64_t> first_pass(static_cast<std::size_t>(copy.size()));
-  fill_stream_order(first_pass, StreamKeys::order_key(seed, name), 0, order, copy.labels(), copy.num_classes());
+  std::vector<std::int64_t> first_pass;
   for (std::size_t i = 0; i < seed_transforms.size(); ++i) {
+    // The first pass's order over the rows as they are now (an earlier transform may have dropped some); it
+    // is the runs' own order when no later transform changes the rows.
+    first_pass.resize(static_cast<std::size_t>(copy.size()));
+    fill_stream_order(first_pass, StreamKeys::order_key(seed, name), 0, order, copy.labels(), copy.num_classes());
     const std::uint64_t key =
         derive_key(derive_key(StreamKeys::dataset_key(seed, name), hash_name("transform")), first_seed_transform + i);
     seed_transforms[i]->apply(copy, {seed, key, first_pass});

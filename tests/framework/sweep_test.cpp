@@ -283,14 +283,17 @@ TEST(LearnerOracles, OnePluginTwiceWithTwoOraclesStaysApartByItsLabel) {
 namespace glimpse::test {
 namespace {
 
-// A dataset split per seed into a training stream and a held-out test part, evaluated every 25 rounds.
+// A dataset split per seed into a training stream and a held-out test part, evaluated every 25 rounds. The
+// (here neutral) imbalance transform after the split sees the split's rows, not the original ones.
 std::string held_out_protocol(bool with_test) {
   const std::string source = R"("source": "gaussians", "params": {"n_per_class": 40, "sigma": 1.5})";
   std::string test;
   if (with_test)
     test = R"(, "test": {)" + source + R"(, "transforms": [{"name": "split", "params": {"keep": "test"}}]})";
   return R"({"name": "held_out", "datasets": [{"name": "g", )" + source +
-         R"(, "transforms": [{"name": "split", "params": {"keep": "train"}}])" + test + R"(}],
+         R"(, "transforms": [{"name": "split", "params": {"keep": "train"}},
+                          {"name": "imbalance", "params": {"ratio": 1}}])" +
+         test + R"(}],
       "oracle": {"name": "bandit"}, "learners": [{"name": "banditron"}],
       "metrics": [{"name": "confusion"}, {"name": "operator_norm"}], "seeds": 2)" +
          (with_test ? R"(, "test_every": 25})" : "}");
