@@ -195,6 +195,31 @@ void BM_MetricCost(benchmark::State& state, bool sparse, const std::string& extr
   state.SetItemsProcessed(state.iterations() * data.size());
 }
 
+// One metric's observe() alone, fed the rounds of a K-class stream (a curve point every 1000 rounds): its
+// time per call next to a learner's time per round is the metric's share of a round, without the noise of
+// timing two whole round loops.
+void BM_MetricObserve(benchmark::State& state, const std::string& metric_name, std::int32_t k) {
+  const std::int64_t rounds = 20000;
+  auto metric = make<Metric>(metric_name, {{"record_every", "1000"}});
+  Prediction pred;
+  const Feedback none = NoFeedback{};
+  Rng rng(3);
+  std::vector<std::int32_t> truth(static_cast<std::size_t>(rounds)), guess(truth.size());
+  for (std::size_t i = 0; i < truth.size(); ++i)
+    truth[i] = static_cast<std::int32_t>(rng.below(static_cast<std::uint64_t>(k))),
+    guess[i] = static_cast<std::int32_t>(rng.below(static_cast<std::uint64_t>(k)));
+  for (auto _ : state) {
+    metric->reset({rounds, 1, k}, rounds);
+    for (std::int64_t t = 1; t <= rounds; ++t) {
+      pred.predicted = pred.proposed = guess[static_cast<std::size_t>(t - 1)];
+      const RoundTruth round_truth{t, truth[static_cast<std::size_t>(t - 1)], {}};
+      metric->observe({t, &round_truth, &pred, &none, true});
+    }
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * rounds);
+}
+
 void register_all() {
   for (const std::string learner : {"avg_perceptron", "max_perceptron", "avg_pegasos", "max_pegasos"})
     for (const bool sparse : {false, true}) {
@@ -203,6 +228,11 @@ void register_all() {
                                    sparse, 4)
           ->Unit(benchmark::kMillisecond);
     }
+  for (const std::string metric : {"confusion", "online_accuracy"})
+    for (const std::int32_t k : {10, 20})
+      benchmark::RegisterBenchmark(("metric_observe/" + metric + "/K" + std::to_string(k)).c_str(), BM_MetricObserve,
+                                   metric, k)
+          ->Unit(benchmark::kMicrosecond);
   for (const bool sparse : {false, true}) {
     const std::string shape = sparse ? "sparse_d60000_nnz100_K20" : "dense_d784_K10";
     for (const std::string extra : {"", "confusion"})

@@ -42,6 +42,18 @@ TEST(NoisyLabelOracle, EmpiricalFlipMatrixConvergesToTheRequestedOne) {
   const double expected[3][3] = {{0.5, 0.5, 0}, {0, 1, 0}, {0.2, 0.3, 0.5}};
   for (int y = 0; y < 3; ++y)
     for (int j = 0; j < 3; ++j) EXPECT_NEAR(from_file[y][j], expected[y][j], 0.008) << y << "," << j;
+  // Deterministic: the same round stream gives the same label.
+  auto first = make<FeedbackOracle>("noisy_label", {{"rate", "0.5"}}),
+       second = make<FeedbackOracle>("noisy_label", {{"rate", "0.5"}});
+  first->reset({1, 1, 5});
+  second->reset({1, 1, 5});
+  const DenseRow x({1});
+  Prediction pred;
+  for (std::uint64_t t = 0; t < 200; ++t) {
+    Rng a(derive_key(9, t)), b(derive_key(9, t));
+    ASSERT_EQ(std::get<NoisyLabelFeedback>(first->respond(x.view(), {1, 2, {}}, pred, a)).label,
+              std::get<NoisyLabelFeedback>(second->respond(x.view(), {1, 2, {}}, pred, b)).label);
+  }
   // Rate 0 is the full oracle.
   const auto clean = empirical_noise(*make<FeedbackOracle>("noisy_label", {{"rate", "0"}}), 3, 100);
   for (int y = 0; y < 3; ++y) EXPECT_DOUBLE_EQ(clean[y][y], 1.0);
