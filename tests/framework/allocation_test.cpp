@@ -41,10 +41,15 @@ void expect_allocation_free(const std::string& learner_name, std::map<std::strin
   metrics.push_back(make<Metric>("candidate_error"));
   metrics.push_back(make<Metric>("confusion", {{"record_every", "100"}}));
   metrics.push_back(make<Metric>("operator_norm"));
+  metrics.push_back(make<Metric>("queries"));
+  metrics.push_back(make<Metric>("cost"));
+  std::vector<std::unique_ptr<QueryRule>> rules;
+  for (const char* rule : {"always", "random", "bbq", "bbq_eps", "dgs"}) rules.push_back(make<QueryRule>(rule));
   const int rounds = 2000;
   learner->reset({rounds, d, k}, 1);
   oracle->reset({rounds, d, k});
   for (auto& m : metrics) m->reset({rounds, d, k}, rounds);
+  for (auto& rule : rules) rule->reset({rounds, d, k});
   std::vector<DenseRow> dense;
   std::vector<SparseRow> sparse_rows;
   Rng rng(5);
@@ -68,6 +73,7 @@ void expect_allocation_free(const std::string& learner_name, std::map<std::strin
     Rng round_rng(derive_key(9, static_cast<std::uint64_t>(t)));
     const Feedback feedback = oracle->respond(x, truth, pred, round_rng);
     learner->learn(x, pred, feedback);
+    for (auto& rule : rules) rule->decide(x, pred, t, round_rng);
     for (auto& m : metrics) m->observe({t, &truth, &pred, &feedback, true});
   }
   EXPECT_EQ(allocations.load() - before, 0);

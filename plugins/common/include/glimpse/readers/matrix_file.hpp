@@ -23,9 +23,10 @@ struct MatrixFile {
   }
 };
 
-// Reads a matrix whose entries are all in [0, 1]; every row must have the same length. Errors name the file,
-// the line and what was expected.
-inline MatrixFile read_probability_matrix(const std::filesystem::path& file) {
+// Reads a matrix whose entries all lie in [lowest, highest] (`expected` words that range for messages); every
+// row must have the same length. Errors name the file, the line and what was expected.
+inline MatrixFile read_matrix(const std::filesystem::path& file, double lowest, double highest,
+                              const std::string& expected) {
   MatrixFile m;
   m.file = file;
   const std::string text = read_whole_file(file);
@@ -44,9 +45,9 @@ inline MatrixFile read_probability_matrix(const std::filesystem::path& file) {
       const std::string where = file.string() + ":" + std::to_string(line_number);
       if (!parse_number(token, v) || !std::isfinite(v))
         throw Error(where, "expected a number, got '" + std::string(token) + "'");
-      if (v < 0.0 || v > 1.0)
-        throw Error(where, "entry " + std::to_string(count + 1) + " is " + std::string(token) +
-                               "; expected a probability in [0, 1]");
+      if (v < lowest || v > highest)
+        throw Error(where,
+                    "entry " + std::to_string(count + 1) + " is " + std::string(token) + "; expected " + expected);
       m.values.push_back(v);
       ++count;
       pos = end;
@@ -61,6 +62,11 @@ inline MatrixFile read_probability_matrix(const std::filesystem::path& file) {
   });
   if (m.rows == 0) throw Error(file.string(), "no matrix rows");
   return m;
+}
+
+// Entries in [0, 1] (co-occurrence and noise models).
+inline MatrixFile read_probability_matrix(const std::filesystem::path& file) {
+  return read_matrix(file, 0.0, 1.0, "a probability in [0, 1]");
 }
 
 // Refuses a matrix that is not K x K (its rows and columns are the classes 1..K in order).

@@ -1,0 +1,59 @@
+// M^{-1} for M = m0 I + sum of the queried x x^T, kept by Sherman-Morrison in O(d^2) per added x (never an
+// O(d^3) inverse), and the quadratic form r = x^T M^{-1} x the selective-sampling query rules test
+// (ALGORITHMS.md section 7). Dense d x d storage; allocation-free after reset().
+#pragma once
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <glimpse/glimpse.hpp>
+#include <string>
+
+namespace glimpse::algorithms {
+
+class InverseTracker {
+ public:
+  // The d x d matrix must fit: refuse dimensions whose matrix would exceed `max_bytes`.
+  void reset(std::int32_t dim, double initial_scale, double max_bytes = 4.0e9) {
+    const double bytes = 8.0 * static_cast<double>(dim) * static_cast<double>(dim);
+    if (bytes > max_bytes)
+      throw Error("the query rule keeps a d x d matrix; d = " + std::to_string(dim) + " needs " +
+                  std::to_string(static_cast<long long>(bytes / 1e6)) + " MB (reduce d, e.g. with a projection)");
+    inverse_.setIdentity(dim, dim);
+    inverse_ /= initial_scale;
+    dense_.setZero(dim);
+    product_.setZero(dim);
+    added_ = 0;
+  }
+
+  // r = x^T M^{-1} x; also leaves M^{-1} x in product_ for a following add().
+  double quadratic(const Instance& x) {
+    load(x);
+    product_.noalias() = inverse_.template selfadjointView<Eigen::Lower>() * dense_;
+    return dense_.dot(product_);
+  }
+
+  // M <- M + x x^T, i.e. M^{-1} <- M^{-1} - (M^{-1} x)(M^{-1} x)^T / (1 + r). Call right after quadratic(x).
+  void add_last(double r) {
+    inverse_.template selfadjointView<Eigen::Lower>().rankUpdate(product_, -1.0 / (1.0 + r));
+    ++added_;
+  }
+
+  // The full symmetric inverse (for tests).
+  Eigen::MatrixXd inverse() const { return inverse_.template selfadjointView<Eigen::Lower>(); }
+  std::int64_t added() const noexcept { return added_; }
+
+ private:
+  void load(const Instance& x) {
+    if (x.is_dense()) {
+      for (std::int32_t j = 0; j < x.dim; ++j) dense_[j] = x.values[j];
+      return;
+    }
+    dense_.setZero();
+    for (std::int32_t e = 0; e < x.nnz; ++e) dense_[x.indices[e]] = x.values[e];
+  }
+  Eigen::MatrixXd inverse_;  // only the lower triangle is kept up to date
+  Eigen::VectorXd dense_, product_;
+  std::int64_t added_ = 0;
+};
+
+}  // namespace glimpse::algorithms

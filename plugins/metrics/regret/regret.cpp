@@ -1,0 +1,75 @@
+// Regret to the Bayes predictor under a cost matrix (ALGORITHMS.md 7.2): every round adds
+// sum_j p_j(x) (C(j, prediction) - C(j, y*)), y* = argmin_i sum_j p_j(x) C(j, i), with the true p(y|x) that
+// synthetic streams (glm_mixture, gaussians) provide. Refused on data without p(y|x).
+#include <glimpse/algorithms/cost_matrix.hpp>
+#include <glimpse/algorithms/label_choice.hpp>
+#include <glimpse/glimpse.hpp>
+#include <vector>
+
+namespace {
+
+std::vector<glimpse::ParamSpec> regret_params() {
+  auto params = glimpse::algorithms::cost_params();
+  params.push_back(glimpse::algorithms::scored_label_param());
+  params.push_back(
+      glimpse::ParamSpec::integer("record_every", "100", "rounds between curve points (0: no curve)").at_least(0));
+  return params;
+}
+
+class Regret final : public glimpse::Metric {
+ public:
+  static glimpse::PluginSpec spec() {
+    return {.name = "regret",
+            .kind = glimpse::PluginKind::metric,
+            .summary = "cumulative expected cost of the predictions minus the Bayes predictor's (needs p(y|x))",
+            .reference = "Agarwal, ICML 2013, section 2; ALGORITHMS.md 7.2",
+            .params = regret_params()};
+  }
+  explicit Regret(const glimpse::ParamValues& params)
+      : costs_(params), proposed_(params.text("of") == "proposed"), every_(params.integer("record_every")) {}
+  void reset(const glimpse::ProblemShape& shape, std::int64_t total_rounds) override {
+    costs_.reset(shape.K);
+    regret_ = 0.0;
+    rounds_ = 0;
+    curve_ = {"", {}, {}};
+    if (every_ > 0) {
+      curve_.rounds.reserve(static_cast<std::size_t>(total_rounds / every_ + 2));
+      curve_.values.reserve(curve_.rounds.capacity());
+    }
+  }
+  void observe(const glimpse::RoundRecord& r) override {
+    const auto& p = r.truth->class_probabilities;
+    if (p.empty())
+      throw glimpse::Error(
+          "the regret metric needs the true p(y|x), which only synthetic streams provide (glm_mixture, gaussians)");
+    const std::int32_t predicted = proposed_ ? r.prediction->proposed : r.prediction->predicted;
+    regret_ += costs_.expected(p, predicted) - costs_.expected(p, costs_.bayes(p));
+    rounds_ = r.round;
+    if (every_ > 0 && r.round % every_ == 0) {
+      curve_.rounds.push_back(r.round);
+      curve_.values.push_back(regret_);
+    }
+  }
+  void report(glimpse::MetricResults& out) const override {
+    out.scalars.push_back({"", regret_});
+    if (every_ <= 0) return;
+    auto curve = curve_;
+    if (curve.rounds.empty() || curve.rounds.back() != rounds_) {
+      curve.rounds.push_back(rounds_);
+      curve.values.push_back(regret_);
+    }
+    out.curves.push_back(std::move(curve));
+  }
+
+ private:
+  glimpse::algorithms::CostMatrix costs_;
+  bool proposed_;
+  std::int64_t every_;
+  double regret_ = 0.0;
+  std::int64_t rounds_ = 0;
+  glimpse::MetricResults::Curve curve_;
+};
+
+}  // namespace
+
+GLIMPSE_PLUGIN(Regret)

@@ -1,0 +1,228 @@
+// Selective sampling: the Sherman-Morrison inverse, the query rules, cost matrices, and the regret,
+// cost and queries metrics.
+#include <Eigen/Dense>
+#include <glimpse/algorithms/cost_matrix.hpp>
+#include <glimpse/algorithms/inverse_tracker.hpp>
+
+#include "hdf5.hpp"
+#include "orchestrator.hpp"
+#include "support.hpp"
+
+namespace glimpse::test {
+namespace {
+
+TEST(InverseTracker, IncrementalInverseEqualsTheDirectInverse) {
+  for (const auto seed : property_seeds(20)) {
+    Rng rng(seed);
+    const int d = 3 + static_cast<int>(rng.below(8));
+    const double m0 = 0.1 + rng.uniform();
+    algorithms::InverseTracker tracker;
+    tracker.reset(d, m0);
+    Eigen::MatrixXd m = m0 * Eigen::MatrixXd::Identity(d, d);
+    for (int t = 0; t < 40; ++t) {
+      std::vector<Feature> v(static_cast<std::size_t>(d));
+      for (auto& x : v) x = static_cast<Feature>(rng.normal());
+      const DenseRow row(v);
+      const double r = tracker.quadratic(row.view());
+      Eigen::VectorXd x(d);
+      for (int j = 0; j < d; ++j) x[j] = v[static_cast<std::size_t>(j)];
+      EXPECT_NEAR(r, x.dot(m.inverse() * x), 1e-10 * (1 + r));
+      tracker.add_last(r);
+      m += x * x.transpose();
+    }
+    // Relative to the entries of M^{-1}, after 40 rank-one updates.
+    const Eigen::MatrixXd direct = m.inverse();
+    EXPECT_LT((tracker.inverse() - direct).cwiseAbs().maxCoeff(), 1e-10 * direct.cwiseAbs().maxCoeff());
+  }
+  // A sparse row gives the same form as its dense twin.
+  algorithms::InverseTracker a, b;
+  a.reset(5, 1.0);
+  b.reset(5, 1.0);
+  const DenseRow dense({0, 2, 0, -1, 0});
+  const SparseRow sparse{{1, 3}, {2, -1}, 5};
+  const double ra = a.quadratic(dense.view()), rb = b.quadratic(sparse.view());
+  EXPECT_DOUBLE_EQ(ra, 5.0);  // ||x||^2 / m0
+  EXPECT_DOUBLE_EQ(ra, rb);
+  EXPECT_EQ(error_of([] { algorithms::InverseTracker().reset(60000, 1.0); }),
+            "the query rule keeps a d x d matrix; d = 60000 needs 28800 MB (reduce d, e.g. with a projection)");
+}
+
+// Draws i.i.d. Gaussian rows of dimension d and counts a rule's queries per block of rounds.
+std::vector<int> queries_per_block(QueryRule& rule, int d, int blocks, int block_size) {
+  rule.reset({blocks * block_size, d, 3});
+  Rng rng(4);
+  Prediction pred;
+  pred.scores = {1.0, 0.0, -1.0};
+  std::vector<int> counts(static_cast<std::size_t>(blocks), 0);
+  std::vector<Feature> v(static_cast<std::size_t>(d));
+  for (std::int64_t t = 1; t <= blocks * block_size; ++t) {
+    for (auto& x : v) x = static_cast<Feature>(rng.normal() / std::sqrt(d));
+    const DenseRow row(v);
+    Rng round_rng(derive_key(8, static_cast<std::uint64_t>(t)));
+    counts[static_cast<std::size_t>((t - 1) / block_size)] += rule.decide(row.view(), pred, t, round_rng);
+  }
+  return counts;
+}
+
+TEST(QueryRules, BbqAndDgsQueryLessAsTheyLearnRandomKeepsItsRate) {
+  const auto bbq = queries_per_block(*make<QueryRule>("bbq", {{"kappa", "0.5"}}), 5, 4, 1000);
+  EXPECT_GT(bbq[0], bbq[3]);
+  EXPECT_GT(bbq[0], 0);
+  const auto eps = queries_per_block(*make<QueryRule>("bbq_eps", {{"eps", "0.1"}}), 5, 4, 1000);
+  EXPECT_GT(eps[0], eps[3]);
+  // DGS with a fixed score gap of 1: queries while c sqrt(r) >= 1, i.e. while x is poorly covered.
+  const auto dgs = queries_per_block(*make<QueryRule>("dgs", {{"c", "5"}}), 5, 4, 1000);
+  EXPECT_GT(dgs[0], dgs[3]);
+  const auto random = queries_per_block(*make<QueryRule>("random", {{"probability", "0.2"}}), 5, 4, 1000);
+  for (int c : random) EXPECT_NEAR(c / 1000.0, 0.2, 0.04);
+  const auto budget =
+      queries_per_block(*make<QueryRule>("random", {{"probability", "0.5"}, {"budget", "30"}}), 5, 4, 100);
+  EXPECT_EQ(budget[0] + budget[1] + budget[2] + budget[3], 30);
+  const auto always = queries_per_block(*make<QueryRule>("always"), 5, 2, 10);
+  EXPECT_EQ(always, (std::vector<int>{10, 10}));
+}
+
+TEST(QueryRules, DgsComparesTheScoreGapWithTheUncertaintyByHand) {
+  auto dgs = make<QueryRule>("dgs", {{"c", "1"}});
+  dgs->reset({10, 2, 3});
+  const DenseRow x({0.6f, 0.8f});  // ||x|| = 1: r = 1 before any query
+  Prediction pred;
+  Rng rng(1);
+  pred.scores = {2.0, 0.5, 0.0};  // gap 1.5 > 1 * sqrt(1)
+  EXPECT_FALSE(dgs->decide(x.view(), pred, 1, rng));
+  pred.scores = {0.3, 1.0, 0.2};  // gap 0.7 <= 1: query, then r = 1/2 for the same x
+  EXPECT_TRUE(dgs->decide(x.view(), pred, 2, rng));
+  pred.scores = {0.0, 0.75, 0.0};  // gap 0.75 > sqrt(1/2) = 0.707
+  EXPECT_FALSE(dgs->decide(x.view(), pred, 3, rng));
+}
+
+ParamValues cost_values(const std::map<std::string, std::string>& overrides) {
+  ParamValues values;
+  for (const auto& p : algorithms::cost_params()) {
+    const auto it = overrides.find(p.name);
+    values.set(p.name, *(it != overrides.end() ? resolve_param(p, it->second, nullptr) : resolve_default(p, nullptr)));
+  }
+  return values;
+}
+
+TEST(CostMatrices, BuiltInShapesBayesChoiceAndFileValidation) {
+  algorithms::CostMatrix block(cost_values({{"costs", "block"}, {"cost_groups", "2"}}));
+  block.reset(4);
+  EXPECT_EQ(block(0, 1), 0.0);
+  EXPECT_EQ(block(1, 2), 1.0);
+  // p = (0.3, 0.3, 0.4, 0): 0/1 costs pick class 3 (index 2), block costs the group {1, 2} (expected cost of
+  // predicting 1 is p3 + p4 = 0.4 < 0.6 for predicting 3).
+  const std::vector<double> p{0.3, 0.3, 0.4, 0.0};
+  algorithms::CostMatrix zero_one(cost_values({}));
+  zero_one.reset(4);
+  EXPECT_EQ(zero_one.bayes(p), 2);
+  EXPECT_EQ(block.bayes(p), 0);
+  EXPECT_NEAR(block.expected(p, 0), 0.4, 1e-15);
+  algorithms::CostMatrix tree(cost_values({{"costs", "tree"}}));
+  tree.reset(4);  // leaves 1,2 | 3,4 under one root: siblings 2 edges apart, cousins 4
+  EXPECT_EQ(tree(0, 1), 2.0);
+  EXPECT_EQ(tree(0, 2), 4.0);
+  EXPECT_EQ(tree(3, 2), 2.0);
+  EXPECT_EQ(tree.max(), 4.0);
+
+  TempDir dir;
+  const auto file = dir.path() / "costs.csv";
+  { std::ofstream(file) << "0,1,5\n2,0,1\n1,1,0\n"; }
+  algorithms::CostMatrix from_file(cost_values({{"costs", "file"}, {"cost_file", file.string()}}));
+  from_file.reset(3);
+  EXPECT_EQ(from_file(0, 2), 5.0);
+  EXPECT_EQ(error_of([&] { from_file.reset(4); }),
+            file.string() + ": is a 3 x 3 matrix; expected K x K = 4 x 4 (rows and columns are the classes in order)");
+  { std::ofstream(file) << "0,1\n2,3\n"; }
+  EXPECT_EQ(error_of([&] {
+              algorithms::CostMatrix(cost_values({{"costs", "file"}, {"cost_file", file.string()}}));
+            }),
+            file.string() + ":2: diagonal entry 2 is 3; a correct prediction must cost 0");
+  { std::ofstream(file) << "0,-1\n2,0\n"; }
+  EXPECT_EQ(error_of([&] {
+              algorithms::CostMatrix(cost_values({{"costs", "file"}, {"cost_file", file.string()}}));
+            }),
+            file.string() + ":1: entry 2 is -1; expected a non-negative cost");
+  EXPECT_EQ(error_of([&] {
+              algorithms::CostMatrix(cost_values({{"costs", "file"}}));
+            }),
+            "costs = file needs the cost_file parameter");
+}
+
+TEST(SelectiveSamplingMetrics, RegretOfTheBayesPredictorIsZeroAndOthersByHand) {
+  auto regret = make<Metric>("regret", {{"costs", "block"}, {"cost_groups", "2"}});
+  auto cost = make<Metric>("cost", {{"costs", "block"}, {"cost_groups", "2"}});
+  auto queries = make<Metric>("queries", {{"record_every", "2"}});
+  for (auto* m : {regret.get(), cost.get(), queries.get()}) m->reset({3, 1, 4}, 3);
+  const std::vector<double> p{0.3, 0.3, 0.4, 0.0};
+  Prediction pred;
+  const Feedback none = NoFeedback{};
+  // Round 1: the Bayes label (0); round 2: label 1, same group, also optimal; round 3: label 2, expected cost
+  // 0.6 against the optimum 0.4. True label 2 every round: realised block costs 1, 1, 0.
+  const int predicted[] = {0, 1, 2};
+  for (std::int64_t t = 1; t <= 3; ++t) {
+    pred.predicted = pred.proposed = predicted[t - 1];
+    const RoundTruth truth{t, 2, p};
+    for (auto* m : {regret.get(), cost.get(), queries.get()}) m->observe({t, &truth, &pred, &none, t != 2});
+  }
+  MetricResults r, c, q;
+  regret->report(r);
+  cost->report(c);
+  queries->report(q);
+  EXPECT_NEAR(r.scalars[0].value, 0.2, 1e-15);
+  EXPECT_EQ(r.curves.size(), 1u);
+  EXPECT_EQ(c.scalars[0].value, 2.0);
+  EXPECT_DOUBLE_EQ(c.scalars[1].value, 2.0 / 3);
+  EXPECT_EQ(q.scalars[0].value, 2.0);
+  EXPECT_DOUBLE_EQ(q.scalars[1].value, 2.0 / 3);
+  EXPECT_EQ(q.curves[0].rounds, (std::vector<std::int64_t>{2, 3}));
+  EXPECT_EQ(q.curves[0].values, (std::vector<double>{1, 2}));
+  // The Bayes predictor itself accumulates exactly zero regret.
+  regret->reset({3, 1, 4}, 3);
+  for (std::int64_t t = 1; t <= 3; ++t) {
+    pred.predicted = pred.proposed = 0;
+    const RoundTruth truth{t, 2, p};
+    regret->observe({t, &truth, &pred, &none, true});
+  }
+  MetricResults bayes;
+  regret->report(bayes);
+  EXPECT_EQ(bayes.scalars[0].value, 0.0);
+  // Streams without p(y|x) are refused.
+  const RoundTruth bare{1, 0, {}};
+  EXPECT_EQ(error_of([&] {
+              regret->observe({1, &bare, &pred, &none, true});
+            }),
+            "the regret metric needs the true p(y|x), which only synthetic streams provide (glm_mixture, gaussians)");
+}
+
+TEST(SelectiveSampling, AnyLearnerUnderAnyRuleIsDeterministicAcrossThreadCounts) {
+  TempDir dir;
+  const Protocol protocol = parse_protocol(R"({"name": "ss",
+      "datasets": [{"source": "glm_mixture", "params": {"num_classes": 3, "dim": 30, "n": 400}}],
+      "oracle": {"name": "full"}, "query_rule": {"name": "bbq", "params": {"kappa": 0.3}},
+      "learners": [{"name": "perceptron"}, {"name": "spa"}],
+      "metrics": [{"name": "regret"}, {"name": "queries"}], "seeds": 3})",
+                                           "ss.json", ".", registry());
+  SweepOptions options;
+  options.progress = false;
+  options.output = dir.path() / "one.h5";
+  options.threads = 1;
+  run_sweep(protocol, options);
+  options.output = dir.path() / "two.h5";
+  options.threads = 2;
+  run_sweep(protocol, options);
+  const h5::Handle one = h5::open_file(dir.path() / "one.h5", false), two = h5::open_file(dir.path() / "two.h5", false);
+  for (const std::string id : {"000000", "000004"}) {
+    const auto queried = h5::read_vector<std::uint8_t>(h5::open_group(one, "runs/" + id + "/rounds"), "queried");
+    EXPECT_EQ(queried, h5::read_vector<std::uint8_t>(h5::open_group(two, "runs/" + id + "/rounds"), "queried"));
+    const auto asked = std::count(queried.begin(), queried.end(), 1);
+    EXPECT_GT(asked, 0);
+    EXPECT_LT(asked, 400);
+    const h5::Handle summary = h5::open_group(one, "runs/" + id + "/summary");
+    EXPECT_EQ(h5::read_double_attribute(summary, "queries"), static_cast<double>(asked));
+    EXPECT_GT(h5::read_double_attribute(summary, "regret"), 0.0);
+  }
+}
+
+}  // namespace
+}  // namespace glimpse::test
