@@ -95,7 +95,8 @@ TEST(RoundLoop, AllocatesNothingPerRound) {
       {"max_pegasos", {}, "candidate_set"},
       {"pegasos", {}, "full"},
       {"copa", {}, "full"},
-      {"copa", {}, "noisy_label"}};
+      {"copa", {}, "noisy_label"},
+      {"cs_selectron", {{"costs", "tree"}}, "full"}};
   for (const auto& [learner, params, oracle] : cases)
     for (const char* precision : {"float", "double"})
       for (bool sparse : {false, true}) expect_allocation_free(learner, params, oracle, precision, sparse);

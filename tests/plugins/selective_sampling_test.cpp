@@ -226,3 +226,56 @@ TEST(SelectiveSampling, AnyLearnerUnderAnyRuleIsDeterministicAcrossThreadCounts)
 
 }  // namespace
 }  // namespace glimpse::test
+
+namespace glimpse::test {
+namespace {
+
+TEST(CsSelectron, LinearLinkFitIsTheRegularisedOptimumOverTheLabelledRounds) {
+  const int k = 3, d = 4;
+  const double gamma = 0.5;
+  const ProblemShape shape{50, d, k};
+  auto learner = make<Learner>("cs_selectron", {{"gamma", "0.5"}}, &shape);
+  learner->reset(shape, 1);
+  Rng rng(6);
+  Prediction pred;
+  pred.scores.resize(k);
+  Eigen::MatrixXd a = Eigen::MatrixXd::Zero(d, d), b = Eigen::MatrixXd::Zero(k, d);
+  std::vector<Eigen::VectorXd> xs;
+  std::vector<int> ys;
+  for (int t = 0; t < 30; ++t) {
+    std::vector<Feature> v(d);
+    for (auto& x : v) x = static_cast<Feature>(rng.normal());
+    const DenseRow row(v);
+    learner->predict(row.view(), pred);
+    const bool labelled = t % 3 != 1;  // some rounds unqueried: they must not count
+    const int y = static_cast<int>(rng.below(k));
+    learner->learn(row.view(), pred, labelled ? Feedback{LabelFeedback{y}} : Feedback{NoFeedback{}});
+    if (!labelled) continue;
+    Eigen::VectorXd x(d);
+    for (int j = 0; j < d; ++j) x[j] = v[static_cast<std::size_t>(j)];
+    xs.push_back(x);
+    ys.push_back(y);
+    a += x * x.transpose();
+    for (int i = 0; i < k; ++i) b.row(i) += ((i == y ? 1.0 : 0.0) - 1.0 / k) * x.transpose();
+  }
+  const Eigen::MatrixXd w = b * (a + 2 * gamma * Eigen::MatrixXd::Identity(d, d)).inverse();
+  // The gradient of sum_s Phi(W x_s) - e_y^T W x_s + gamma ||W||^2, with grad Phi(v) = v - (sum v - 1)/K 1.
+  Eigen::MatrixXd gradient = 2 * gamma * w;
+  for (std::size_t s = 0; s < xs.size(); ++s) {
+    Eigen::VectorXd v = w * xs[s];
+    Eigen::VectorXd residual = v - Eigen::VectorXd::Constant(k, (v.sum() - 1.0) / k);
+    residual[ys[s]] -= 1.0;
+    gradient += residual * xs[s].transpose();
+  }
+  EXPECT_LT(gradient.cwiseAbs().maxCoeff(), 1e-10);
+  // With 0/1 costs the scores are the model's probabilities p = grad Phi(W x).
+  const DenseRow probe({0.5f, -1.0f, 0.25f, 2.0f});
+  learner->predict(probe.view(), pred);
+  Eigen::VectorXd x(d);
+  x << 0.5, -1.0, 0.25, 2.0;
+  const Eigen::VectorXd v = w * x;
+  for (int i = 0; i < k; ++i) EXPECT_NEAR(pred.scores[static_cast<std::size_t>(i)], v[i] - (v.sum() - 1.0) / k, 1e-9);
+}
+
+}  // namespace
+}  // namespace glimpse::test

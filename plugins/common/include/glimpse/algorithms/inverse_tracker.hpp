@@ -38,6 +38,8 @@ class InverseTracker {
     ++added_;
   }
 
+  // M^{-1} x for the x of the last quadratic() call.
+  const Eigen::VectorXd& last_product() const noexcept { return product_; }
   // The full symmetric inverse (for tests).
   Eigen::MatrixXd inverse() const { return inverse_.template selfadjointView<Eigen::Lower>(); }
   std::int64_t added() const noexcept { return added_; }
