@@ -221,24 +221,28 @@ namespace {
 
 // Per-seed dataset copies: built on first use (one builder per copy; other copies build concurrently),
 // shared by the runs of that (dataset, seed), freed once the last of those runs is done.
+// Copies are keyed by the prepared dataset they come from (its shared base, whose address never changes),
+// so training and test parts need no numbering of their own.
 class SeedCopies {
  public:
-  void expect(std::size_t dataset, std::uint64_t seed) { ++entries_[{dataset, seed}].remaining; }
-  std::shared_ptr<const Dataset> acquire(const PreparedDataset& prepared, std::size_t dataset, std::uint64_t seed) {
+  void expect(const PreparedDataset& prepared, std::uint64_t seed) {
+    if (prepared.per_seed()) ++find(prepared, seed).remaining;
+  }
+  std::shared_ptr<const Dataset> acquire(const PreparedDataset& prepared, std::uint64_t seed) {
     if (!prepared.per_seed()) return prepared.shared;
-    Entry& entry = find(dataset, seed);
+    Entry& entry = find(prepared, seed);
     std::lock_guard lock(entry.mutex);
     if (!entry.data) entry.data = prepared.materialize(seed);
     return entry.data;
   }
-  void release(const PreparedDataset& prepared, std::size_t dataset, std::uint64_t seed) {
+  void release(const PreparedDataset& prepared, std::uint64_t seed) {
     if (!prepared.per_seed()) return;
-    Entry& entry = find(dataset, seed);
+    Entry& entry = find(prepared, seed);
     std::lock_guard lock(entry.mutex);
     if (--entry.remaining == 0) entry.data.reset();
   }
-  void keep(std::size_t dataset, std::uint64_t seed, std::shared_ptr<const Dataset> data) {
-    find(dataset, seed).data = std::move(data);
+  void keep(const PreparedDataset& prepared, std::uint64_t seed, std::shared_ptr<const Dataset> data) {
+    if (prepared.per_seed()) find(prepared, seed).data = std::move(data);
   }
 
  private:
@@ -247,12 +251,12 @@ class SeedCopies {
     std::shared_ptr<const Dataset> data;
     std::int64_t remaining = 0;
   };
-  Entry& find(std::size_t dataset, std::uint64_t seed) {
+  Entry& find(const PreparedDataset& prepared, std::uint64_t seed) {
     std::lock_guard lock(mutex_);
-    return entries_[{dataset, seed}];  // std::map: entries never move
+    return entries_[{prepared.shared.get(), seed}];  // std::map: entries never move
   }
   std::mutex mutex_;
-  std::map<std::pair<std::size_t, std::uint64_t>, Entry> entries_;
+  std::map<std::pair<const Dataset*, std::uint64_t>, Entry> entries_;
 };
 
 }  // namespace
@@ -338,11 +342,6 @@ std::vector<PreparedDataset> prepare_datasets(const Protocol& protocol) {
   return result;
 }
 
-namespace {
-// Per-seed copies of test parts share the copy store with the training parts, under indices of their own.
-std::size_t test_copy_index(std::size_t dataset) { return (std::size_t{1} << 32) + dataset; }
-}  // namespace
-
 SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
   const auto start = Clock::now();
   SweepResult result;
@@ -357,7 +356,7 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
     // The shape after every transform; a per-seed copy made for it is kept for its runs.
     const auto first = data.materialize(protocol.seeds.front());
     plan.shape = {first->size(), first->dim(), first->num_classes()};
-    if (data.per_seed()) copies.keep(plans.size(), protocol.seeds.front(), first);
+    copies.keep(data, protocol.seeds.front(), first);
     if (data.test) {
       const auto test = data.test->materialize(protocol.seeds.front());
       const DatasetUse& use = protocol.datasets[plans.size()];
@@ -366,7 +365,7 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
                                                 ", K = " + std::to_string(test->num_classes()) +
                                                 "; the training part has d = " + std::to_string(first->dim()) +
                                                 ", K = " + std::to_string(first->num_classes()));
-      if (data.test->per_seed()) copies.keep(test_copy_index(plans.size()), protocol.seeds.front(), test);
+      copies.keep(*data.test, protocol.seeds.front(), test);
     }
     plan.data = std::move(data);
     for (std::int32_t l = 0; l < static_cast<std::int32_t>(protocol.learners.size()); ++l)
@@ -392,9 +391,9 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
     return std::pair(a->dataset, a->seed) < std::pair(b->dataset, b->seed);
   });
   for (const auto* run : pending) {
-    copies.expect(static_cast<std::size_t>(run->dataset), run->seed);
-    if (plans[static_cast<std::size_t>(run->dataset)].data.test)
-      copies.expect(test_copy_index(static_cast<std::size_t>(run->dataset)), run->seed);
+    const PreparedDataset& prepared = plans[static_cast<std::size_t>(run->dataset)].data;
+    copies.expect(prepared, run->seed);
+    if (prepared.test) copies.expect(*prepared.test, run->seed);
   }
 
   Progress progress(options.progress, result.total_runs);
@@ -407,12 +406,9 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
 
   const auto execute = [&](const RunSpec& run) -> bool {
     const DatasetPlan& plan = plans[static_cast<std::size_t>(run.dataset)];
-    const std::shared_ptr<const Dataset> data_copy =
-        copies.acquire(plan.data, static_cast<std::size_t>(run.dataset), run.seed);
+    const std::shared_ptr<const Dataset> data_copy = copies.acquire(plan.data, run.seed);
     const std::shared_ptr<const Dataset> test_copy =
-        plan.data.test
-            ? copies.acquire(*plan.data.test, test_copy_index(static_cast<std::size_t>(run.dataset)), run.seed)
-            : nullptr;
+        plan.data.test ? copies.acquire(*plan.data.test, run.seed) : nullptr;
     const Dataset& data = *data_copy;
     const DatasetUse& dataset_use = protocol.datasets[static_cast<std::size_t>(run.dataset)];
     const PluginUse& learner_use = protocol.learners[static_cast<std::size_t>(run.learner)];
@@ -511,9 +507,8 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
               if (!failure) failure = std::current_exception();
               stop_requested = true;
             }
-            copies.release(plan.data, static_cast<std::size_t>(run.dataset), run.seed);
-            if (plan.data.test)
-              copies.release(*plan.data.test, test_copy_index(static_cast<std::size_t>(run.dataset)), run.seed);
+            copies.release(plan.data, run.seed);
+            if (plan.data.test) copies.release(*plan.data.test, run.seed);
           }
         },
         tbb::simple_partitioner());
