@@ -4,6 +4,7 @@
 // the per-class recall) in the run's /matrices group.
 #include <glimpse/algorithms/confusion_matrix.hpp>
 #include <glimpse/algorithms/label_choice.hpp>
+#include <glimpse/algorithms/sampled_curve.hpp>
 #include <glimpse/glimpse.hpp>
 #include <limits>
 
@@ -24,57 +25,49 @@ class Confusion final : public glimpse::Metric {
                            .at_least(0)}};
   }
   explicit Confusion(const glimpse::ParamValues& params)
-      : proposed_(params.text("of") == "proposed"), every_(params.integer("record_every")) {}
+      : proposed_(params.text("of") == "proposed"),
+        online_norm_("", params.integer("record_every"), params.integer("record_every")),
+        online_balanced_("balanced_error", params.integer("record_every"), params.integer("record_every")) {}
 
   void reset(const glimpse::ProblemShape& shape, std::int64_t total_rounds) override {
     online_.reset(shape.K);
     test_.reset(shape.K);
-    online_norm_ = {"", {}, {}};
-    online_balanced_ = {"balanced_error", {}, {}};
+    online_norm_.reset(total_rounds);
+    online_balanced_.reset(total_rounds);
     test_norm_ = {"test", {}, {}};
     test_balanced_ = {"test_balanced_error", {}, {}};
-    const auto points = static_cast<std::size_t>(every_ > 0 ? total_rounds / every_ + 2 : 2);
-    for (auto* c : {&online_norm_, &online_balanced_}) c->rounds.reserve(points), c->values.reserve(points);
     for (auto* c : {&test_norm_, &test_balanced_}) c->rounds.reserve(64), c->values.reserve(64);
     last_test_rates_.assign(static_cast<std::size_t>(shape.K) * static_cast<std::size_t>(shape.K), 0.0);
-    tested_ = false;
   }
   void observe(const glimpse::RoundRecord& r) override {
     online_.add(r.truth->label, proposed_ ? r.prediction->proposed : r.prediction->predicted);
-    if (every_ > 0 && r.round % every_ == 0) {
-      push(online_norm_, r.round, online_.operator_norm());
-      push(online_balanced_, r.round, online_.balanced_error());
+    if (online_norm_.due(r.round)) {
+      online_norm_.record(r.round, online_.operator_norm());
+      online_balanced_.record(r.round, online_.balanced_error());
     }
     rounds_ = r.round;
   }
   void observe_test(std::int32_t label, const glimpse::Prediction& pred) override { test_.add(label, pred.predicted); }
   void test_done(std::int64_t round) override {
-    push(test_norm_, round, test_.operator_norm());
-    push(test_balanced_, round, test_.balanced_error());
+    test_norm_.rounds.push_back(round);
+    test_norm_.values.push_back(test_.operator_norm());
+    test_balanced_.rounds.push_back(round);
+    test_balanced_.values.push_back(test_.balanced_error());
     test_.rates(last_test_rates_);
     test_.clear();
-    tested_ = true;
   }
 
   void report(glimpse::MetricResults& out) const override {
-    auto online = online_;  // operator_norm() uses scratch space; report() is const
-    const double norm = online.operator_norm();
+    const double norm = online_.operator_norm(), balanced = online_.balanced_error();
     out.scalars.push_back({"", norm});
-    out.scalars.push_back({"balanced_error", online.balanced_error()});
-    if (every_ > 0) {
-      auto norm_curve = online_norm_, balanced_curve = online_balanced_;
-      if (norm_curve.rounds.empty() || norm_curve.rounds.back() != rounds_) {
-        push(norm_curve, rounds_, norm);
-        push(balanced_curve, rounds_, online.balanced_error());
-      }
-      out.curves.push_back(std::move(norm_curve));
-      out.curves.push_back(std::move(balanced_curve));
-    }
-    const auto k = online.num_classes();
+    out.scalars.push_back({"balanced_error", balanced});
+    online_norm_.report(out, rounds_, norm);
+    online_balanced_.report(out, rounds_, balanced);
+    const auto k = online_.num_classes();
     glimpse::MetricResults::Matrix matrix{"", k, k, {}};
-    online.rates(matrix.values);
+    online_.rates(matrix.values);
     out.matrices.push_back(std::move(matrix));
-    if (!tested_) return;
+    if (test_norm_.rounds.empty()) return;  // the protocol has no test part
     out.scalars.push_back({"test", test_norm_.values.back()});
     out.scalars.push_back({"test_balanced_error", test_balanced_.values.back()});
     out.curves.push_back(test_norm_);
@@ -83,17 +76,12 @@ class Confusion final : public glimpse::Metric {
   }
 
  private:
-  static void push(glimpse::MetricResults::Curve& curve, std::int64_t round, double value) {
-    curve.rounds.push_back(round);
-    curve.values.push_back(value);
-  }
   bool proposed_;
-  std::int64_t every_;
   std::int64_t rounds_ = 0;
   glimpse::algorithms::ConfusionCounts online_, test_;
-  glimpse::MetricResults::Curve online_norm_, online_balanced_, test_norm_, test_balanced_;
+  glimpse::algorithms::SampledCurve online_norm_, online_balanced_;
+  glimpse::MetricResults::Curve test_norm_, test_balanced_;  // one point per test evaluation
   std::vector<double> last_test_rates_;
-  bool tested_ = false;
 };
 
 }  // namespace

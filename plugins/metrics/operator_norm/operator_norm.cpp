@@ -33,8 +33,7 @@ class OperatorNorm final : public glimpse::Metric {
     tested_ = true;
   }
   void report(glimpse::MetricResults& out) const override {
-    auto online = online_;
-    out.scalars.push_back({"", online.operator_norm()});
+    out.scalars.push_back({"", online_.operator_norm()});
     if (tested_) out.scalars.push_back({"test", test_norm_});
   }
 

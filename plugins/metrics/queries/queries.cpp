@@ -1,5 +1,6 @@
 // How many rounds asked for feedback: the count and rate at the end, and the cumulative count as a curve
 // (the x axis of the selective-sampling paper's regret-versus-queries plots).
+#include <glimpse/algorithms/sampled_curve.hpp>
 #include <glimpse/glimpse.hpp>
 
 namespace {
@@ -14,39 +15,26 @@ class Queries final : public glimpse::Metric {
             .params = {glimpse::ParamSpec::integer("record_every", "100", "rounds between curve points (0: no curve)")
                            .at_least(0)}};
   }
-  explicit Queries(const glimpse::ParamValues& params) : every_(params.integer("record_every")) {}
+  explicit Queries(const glimpse::ParamValues& params)
+      : curve_("", params.integer("record_every"), params.integer("record_every")) {}
   void reset(const glimpse::ProblemShape&, std::int64_t total_rounds) override {
     count_ = rounds_ = 0;
-    curve_ = {"", {}, {}};
-    if (every_ > 0) {
-      curve_.rounds.reserve(static_cast<std::size_t>(total_rounds / every_ + 2));
-      curve_.values.reserve(curve_.rounds.capacity());
-    }
+    curve_.reset(total_rounds);
   }
   void observe(const glimpse::RoundRecord& r) override {
     count_ += r.queried;
     rounds_ = r.round;
-    if (every_ > 0 && r.round % every_ == 0) {
-      curve_.rounds.push_back(r.round);
-      curve_.values.push_back(static_cast<double>(count_));
-    }
+    if (curve_.due(r.round)) curve_.record(r.round, static_cast<double>(count_));
   }
   void report(glimpse::MetricResults& out) const override {
     out.scalars.push_back({"", static_cast<double>(count_)});
     out.scalars.push_back({"rate", rounds_ ? static_cast<double>(count_) / static_cast<double>(rounds_) : 0.0});
-    if (every_ <= 0) return;
-    auto curve = curve_;
-    if (curve.rounds.empty() || curve.rounds.back() != rounds_) {
-      curve.rounds.push_back(rounds_);
-      curve.values.push_back(static_cast<double>(count_));
-    }
-    out.curves.push_back(std::move(curve));
+    curve_.report(out, rounds_, static_cast<double>(count_));
   }
 
  private:
-  std::int64_t every_;
   std::int64_t count_ = 0, rounds_ = 0;
-  glimpse::MetricResults::Curve curve_;
+  glimpse::algorithms::SampledCurve curve_;
 };
 
 }  // namespace

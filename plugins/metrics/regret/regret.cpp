@@ -3,6 +3,7 @@
 // synthetic streams (glm_mixture, gaussians) provide. Refused on data without p(y|x).
 #include <glimpse/algorithms/cost_matrix.hpp>
 #include <glimpse/algorithms/label_choice.hpp>
+#include <glimpse/algorithms/sampled_curve.hpp>
 #include <glimpse/glimpse.hpp>
 #include <vector>
 
@@ -26,16 +27,14 @@ class Regret final : public glimpse::Metric {
             .params = regret_params()};
   }
   explicit Regret(const glimpse::ParamValues& params)
-      : costs_(params), proposed_(params.text("of") == "proposed"), every_(params.integer("record_every")) {}
+      : costs_(params),
+        proposed_(params.text("of") == "proposed"),
+        curve_("", params.integer("record_every"), params.integer("record_every")) {}
   void reset(const glimpse::ProblemShape& shape, std::int64_t total_rounds) override {
     costs_.reset(shape.K);
     regret_ = 0.0;
     rounds_ = 0;
-    curve_ = {"", {}, {}};
-    if (every_ > 0) {
-      curve_.rounds.reserve(static_cast<std::size_t>(total_rounds / every_ + 2));
-      curve_.values.reserve(curve_.rounds.capacity());
-    }
+    curve_.reset(total_rounds);
   }
   void observe(const glimpse::RoundRecord& r) override {
     const auto& p = r.truth->class_probabilities;
@@ -45,29 +44,19 @@ class Regret final : public glimpse::Metric {
     const std::int32_t predicted = proposed_ ? r.prediction->proposed : r.prediction->predicted;
     regret_ += costs_.expected(p, predicted) - costs_.expected(p, costs_.bayes(p));
     rounds_ = r.round;
-    if (every_ > 0 && r.round % every_ == 0) {
-      curve_.rounds.push_back(r.round);
-      curve_.values.push_back(regret_);
-    }
+    if (curve_.due(r.round)) curve_.record(r.round, regret_);
   }
   void report(glimpse::MetricResults& out) const override {
     out.scalars.push_back({"", regret_});
-    if (every_ <= 0) return;
-    auto curve = curve_;
-    if (curve.rounds.empty() || curve.rounds.back() != rounds_) {
-      curve.rounds.push_back(rounds_);
-      curve.values.push_back(regret_);
-    }
-    out.curves.push_back(std::move(curve));
+    curve_.report(out, rounds_, regret_);
   }
 
  private:
   glimpse::algorithms::CostMatrix costs_;
   bool proposed_;
-  std::int64_t every_;
   double regret_ = 0.0;
   std::int64_t rounds_ = 0;
-  glimpse::MetricResults::Curve curve_;
+  glimpse::algorithms::SampledCurve curve_;
 };
 
 }  // namespace

@@ -30,8 +30,8 @@ class ConfusionCounts {
     ++totals_[static_cast<std::size_t>(truth)];
   }
 
-  // ||Gamma||_op; classes without examples yet have a zero row.
-  double operator_norm() {
+  // ||Gamma||_op; classes without examples yet have a zero row. Uses preallocated scratch space.
+  double operator_norm() const {
     for (std::int32_t p = 0; p < k_; ++p)
       for (std::int32_t q = 0; q < k_; ++q) gamma_(p, q) = p == q ? 0.0 : rate(p, q);
     gram_.noalias() = gamma_.transpose() * gamma_;
@@ -70,8 +70,9 @@ class ConfusionCounts {
  private:
   std::int32_t k_ = 0;
   std::vector<std::int64_t> counts_, totals_;
-  Eigen::MatrixXd gamma_, gram_;
-  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver_;
+  // Scratch space of operator_norm(), sized in reset().
+  mutable Eigen::MatrixXd gamma_, gram_;
+  mutable Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver_;
 };
 
 }  // namespace glimpse::algorithms

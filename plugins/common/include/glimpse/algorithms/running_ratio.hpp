@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <glimpse/algorithms/sampled_curve.hpp>
 #include <glimpse/interfaces.hpp>
 
 namespace glimpse::algorithms {
@@ -10,40 +11,26 @@ namespace glimpse::algorithms {
 class RunningRatioCurve {
  public:
   // every: rounds between curve points (0: no curve); first: the round of the first point (1 or every).
-  RunningRatioCurve(std::int64_t every, std::int64_t first) : every_(every), first_(first) {}
+  RunningRatioCurve(std::int64_t every, std::int64_t first) : curve_("", every, first) {}
 
   void reset(std::int64_t total_rounds) {
     hits_ = rounds_ = 0;
-    curve_ = {};
-    if (every_ > 0) {
-      curve_.rounds.reserve(static_cast<std::size_t>(total_rounds / every_ + 2));
-      curve_.values.reserve(curve_.rounds.capacity());
-    }
+    curve_.reset(total_rounds);
   }
   void observe(std::int64_t round, bool hit) {
     ++rounds_;
     hits_ += hit;
-    if (every_ > 0 && round >= first_ && (round - first_) % every_ == 0) {
-      curve_.rounds.push_back(round);
-      curve_.values.push_back(value());
-    }
+    if (curve_.due(round)) curve_.record(round, value());
   }
   void report(MetricResults& out) const {
     out.scalars.push_back({"", value()});
-    if (every_ <= 0) return;
-    auto curve = curve_;
-    if (curve.rounds.empty() || curve.rounds.back() != rounds_) {
-      curve.rounds.push_back(rounds_);
-      curve.values.push_back(value());
-    }
-    out.curves.push_back(std::move(curve));
+    curve_.report(out, rounds_, value());
   }
   double value() const { return rounds_ ? static_cast<double>(hits_) / static_cast<double>(rounds_) : 0.0; }
 
  private:
-  std::int64_t every_, first_;
   std::int64_t hits_ = 0, rounds_ = 0;
-  MetricResults::Curve curve_;
+  SampledCurve curve_;
 };
 
 }  // namespace glimpse::algorithms
