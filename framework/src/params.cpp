@@ -143,11 +143,12 @@ double ParamValues::real(std::string_view name) const {
 std::int64_t ParamValues::integer(std::string_view name) const { return get_as<std::int64_t>(find(name), name); }
 bool ParamValues::boolean(std::string_view name) const { return get_as<bool>(find(name), name); }
 const std::string& ParamValues::text(std::string_view name) const { return get_as<std::string>(find(name), name); }
-std::filesystem::path ParamValues::path(std::string_view name) const {
-  const std::filesystem::path written = text(name);
-  if (written.empty() || written.is_absolute()) return written;
-  return base_dir_ / written;
+std::filesystem::path resolve_path(const std::filesystem::path& base_dir, const std::string& written) {
+  const std::filesystem::path path = written;
+  if (path.empty() || path.is_absolute()) return path;
+  return base_dir / path;
 }
+std::filesystem::path ParamValues::path(std::string_view name) const { return resolve_path(base_dir_, text(name)); }
 
 static std::string json_string(const std::string& s) {
   std::string out = "\"";

@@ -93,8 +93,7 @@ class Reader {
         throw Error(where, e.what());
       }
       if (p.type == ParamType::path && !text.empty()) {
-        const std::filesystem::path file =
-            std::filesystem::path(text).is_absolute() ? std::filesystem::path(text) : base_dir_ / text;
+        const std::filesystem::path file = resolve_path(base_dir_, text);
         if (!std::filesystem::is_regular_file(file))
           throw Error(where, "expected an existing file, got '" + text + "' (looked for " + file.string() + ")");
       }
