@@ -5,7 +5,7 @@
 
 namespace {
 
-class BbqEps final : public glimpse::QueryRule {
+class BbqEps final : public glimpse::algorithms::UncertaintyRule {
  public:
   static glimpse::PluginSpec spec() {
     return {.name = "bbq_eps",
@@ -13,22 +13,14 @@ class BbqEps final : public glimpse::QueryRule {
             .summary = "queries when eta x^T M^{-1} x >= eps^2 (M: m0 I plus the queried x x^T)",
             .reference = "Agarwal, ICML 2013, section 4 (BBQ_eps); ALGORITHMS.md 7.1",
             .params = {glimpse::ParamSpec::real("eps", "0.1", "target accuracy epsilon").above(0),
-                       glimpse::ParamSpec::real("eta", "1", "the constant eta_eps").above(0),
-                       glimpse::ParamSpec::real("m0", "1", "M_1 = m0 I").above(0)}};
+                       glimpse::ParamSpec::real("eta", "1", "the constant eta_eps").above(0), m0_param()}};
   }
   explicit BbqEps(const glimpse::ParamValues& params)
-      : threshold_(params.real("eps") * params.real("eps") / params.real("eta")), m0_(params.real("m0")) {}
-  void reset(const glimpse::ProblemShape& shape) override { inverse_.reset(shape.d, m0_); }
-  bool decide(const glimpse::Instance& x, const glimpse::Prediction&, std::int64_t, glimpse::Rng&) override {
-    const double r = inverse_.quadratic(x);
-    if (r < threshold_) return false;
-    inverse_.add_last(r);
-    return true;
-  }
+      : UncertaintyRule(params), threshold_(params.real("eps") * params.real("eps") / params.real("eta")) {}
 
  private:
-  double threshold_, m0_;
-  glimpse::algorithms::InverseTracker inverse_;
+  bool query(double r, const glimpse::Prediction&, std::int64_t) const override { return r >= threshold_; }
+  double threshold_;
 };
 
 }  // namespace

@@ -8,7 +8,7 @@
 
 namespace {
 
-class Dgs final : public glimpse::QueryRule {
+class Dgs final : public glimpse::algorithms::UncertaintyRule {
  public:
   static glimpse::PluginSpec spec() {
     return {.name = "dgs",
@@ -18,13 +18,13 @@ class Dgs final : public glimpse::QueryRule {
             .params = {glimpse::ParamSpec::real("c", "1", "the multiplier eta_DGS").above(0),
                        glimpse::ParamSpec::choice("time_factor", "none", {"none", "sqrt_log_t"},
                                                   "multiply the threshold by sqrt(log t) (unverified variant)"),
-                       glimpse::ParamSpec::real("m0", "1", "M_1 = m0 I").above(0)}};
+                       m0_param()}};
   }
   explicit Dgs(const glimpse::ParamValues& params)
-      : c_(params.real("c")), log_time_(params.text("time_factor") == "sqrt_log_t"), m0_(params.real("m0")) {}
-  void reset(const glimpse::ProblemShape& shape) override { inverse_.reset(shape.d, m0_); }
-  bool decide(const glimpse::Instance& x, const glimpse::Prediction& pred, std::int64_t round, glimpse::Rng&) override {
-    const double r = inverse_.quadratic(x);
+      : UncertaintyRule(params), c_(params.real("c")), log_time_(params.text("time_factor") == "sqrt_log_t") {}
+
+ private:
+  bool query(double r, const glimpse::Prediction& pred, std::int64_t round) const override {
     double best = -INFINITY, second = -INFINITY;
     for (const double s : pred.scores) {
       if (s > best)
@@ -34,16 +34,10 @@ class Dgs final : public glimpse::QueryRule {
     }
     double threshold = c_ * std::sqrt(r);
     if (log_time_) threshold *= std::sqrt(std::log(static_cast<double>(std::max<std::int64_t>(round, 2))));
-    if (best - second > threshold) return false;
-    inverse_.add_last(r);
-    return true;
+    return best - second <= threshold;
   }
-
- private:
   double c_;
   bool log_time_;
-  double m0_;
-  glimpse::algorithms::InverseTracker inverse_;
 };
 
 }  // namespace
