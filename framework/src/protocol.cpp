@@ -270,7 +270,6 @@ Protocol parse_protocol(const std::string& text, const std::string& file, const 
 
   Protocol protocol;
   protocol.file = file;
-  protocol.base_dir = base_dir;
   protocol.text = text;
   if (const auto* n = r.child(root, "name")) protocol.name = r.value(*n, "name", "a name");
   if (const auto* k = r.child(root, "kind")) {

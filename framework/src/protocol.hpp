@@ -74,7 +74,6 @@ struct SelectionRule {
 
 struct Protocol {
   std::string file;                // as named to the user
-  std::filesystem::path base_dir;  // relative paths inside resolve against this
   std::string text;                // the file's text, stored in traces
   std::string canonical;           // normalised JSON without the output name
   std::uint64_t hash = 0;          // of `canonical`: a trace file belongs to exactly one protocol
