@@ -1,6 +1,7 @@
 // Imbalance and label noise: the noisy_label oracle and the imbalance transform.
 #include <glimpse/readers/matrix_file.hpp>
 #include <numeric>
+#include <span>
 
 #include "support.hpp"
 
@@ -117,11 +118,12 @@ TEST(ImbalanceTransform, GeometricAndOneRareProfilesPerSeed) {
 
   auto rare = make<Transform>("imbalance", {{"profile", "one_rare"}, {"ratio", "1000"}, {"rare_class", "2"}});
   Dataset d = balanced(100, 3);
-  rare->apply(d, {1, 7, order});
+  const std::span<const std::int64_t> order_d(order.data(), 300);  // the order covers exactly d's rows
+  rare->apply(d, {1, 7, order_d});
   EXPECT_EQ(class_counts(d), (std::vector<std::int64_t>{100, 1, 100}));  // 0.1 rounds to 0: one row kept
   Dataset e = balanced(10, 3);
   EXPECT_EQ(error_of([&] {
-              make<Transform>("imbalance", {{"profile", "one_rare"}, {"rare_class", "4"}})->apply(e, {1, 7, order});
+              make<Transform>("imbalance", {{"profile", "one_rare"}, {"rare_class", "4"}})->apply(e, {1, 7, std::span<const std::int64_t>(order.data(), 30)});
             }),
             "rare_class 4 outside 1..K = 3");
 }

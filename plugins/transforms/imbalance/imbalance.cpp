@@ -5,6 +5,7 @@
 //   one_rare:  class `rare_class` keeps 1/r, the others all.
 // At least one row of every class is kept.
 #include <cmath>
+#include <stdexcept>
 #include <glimpse/glimpse.hpp>
 #include <glimpse/split.hpp>
 
@@ -30,6 +31,9 @@ class Imbalance final : public glimpse::Transform {
 
   void apply(glimpse::Dataset& data, const glimpse::SeedContext& seed) const override {
     const std::int32_t k = data.num_classes();
+    if (seed.order.size() != static_cast<std::size_t>(data.size()))
+      throw std::logic_error("imbalance: the stream order has " + std::to_string(seed.order.size()) +
+                             " rows, the dataset " + std::to_string(data.size()));
     if (rare_ > k) throw glimpse::Error("rare_class " + std::to_string(rare_) + " outside 1..K = " + std::to_string(k));
     std::vector<double> fractions(static_cast<std::size_t>(k), 1.0);
     for (std::int32_t c = 0; c < k; ++c) {
