@@ -37,6 +37,19 @@ struct Instance {
     }
   }
 
+  // Writes the row into a dense vector of size dim (zeros where a sparse row stores nothing), e.g. for
+  // algorithms that keep d x d matrices.
+  template <class Vector>
+  void to_dense(Vector& out) const noexcept {
+    using Scalar = typename Vector::Scalar;
+    if (!sparse) {
+      for (std::int32_t j = 0; j < dim; ++j) out[j] = static_cast<Scalar>(values[j]);
+      return;
+    }
+    out.setZero();
+    for (std::int32_t e = 0; e < nnz; ++e) out[indices[e]] = static_cast<Scalar>(values[e]);
+  }
+
   double squared_norm() const noexcept {
     double sum = 0.0;
     for (std::int32_t j = 0; j < nnz; ++j) sum += static_cast<double>(values[j]) * values[j];

@@ -58,7 +58,7 @@ class Confidit final : public glimpse::Learner {
     ++round_;
     const glimpse::Instance u = unit(x);
     model_.predict_greedy(u, pred);
-    if (full_) densify(u);
+    if (full_) u.to_dense(dense_x_);
     const T time_factor = log_factor_ ? static_cast<T>(std::log(static_cast<double>(round_) + 1.0)) : T{1};
     for (std::int32_t i = 0; i < model_.num_classes(); ++i) {
       const T quadratic = std::max(inverse_quadratic(i, u), T{0});  // x' A_i^{-1} x, leaves A_i^{-1} x in inverse_x_
@@ -81,7 +81,7 @@ class Confidit final : public glimpse::Learner {
     T* b = b_.row(k).data();
     T* w = model_.weights().row(k).data();
     if (full_) {
-      densify(u);
+      u.to_dense(dense_x_);
       b_.row(k) += rho * dense_x_.transpose();
       Matrix& inverse = inverses_[static_cast<std::size_t>(k)];
       // Sherman-Morrison: (A + x x')^{-1} = A^{-1} - (A^{-1} x)(A^{-1} x)' / (1 + x' A^{-1} x).
@@ -154,14 +154,6 @@ class Confidit final : public glimpse::Learner {
     glimpse::Instance u = x;
     u.values = unit_values_.data();
     return u;
-  }
-  void densify(const glimpse::Instance& u) {
-    if (u.is_dense()) {
-      for (std::int32_t j = 0; j < u.dim; ++j) dense_x_[j] = static_cast<T>(u.values[j]);
-      return;
-    }
-    dense_x_.setZero();
-    for (std::int32_t j = 0; j < u.nnz; ++j) dense_x_[u.indices[j]] = static_cast<T>(u.values[j]);
   }
 
   double eta_, alpha_;

@@ -27,7 +27,7 @@ class InverseTracker {
 
   // r = x^T M^{-1} x; also leaves M^{-1} x in product_ for a following add().
   double quadratic(const Instance& x) {
-    load(x);
+    x.to_dense(dense_);
     product_.noalias() = inverse_.template selfadjointView<Eigen::Lower>() * dense_;
     return dense_.dot(product_);
   }
@@ -45,14 +45,6 @@ class InverseTracker {
   std::int64_t added() const noexcept { return added_; }
 
  private:
-  void load(const Instance& x) {
-    if (x.is_dense()) {
-      for (std::int32_t j = 0; j < x.dim; ++j) dense_[j] = x.values[j];
-      return;
-    }
-    dense_.setZero();
-    for (std::int32_t e = 0; e < x.nnz; ++e) dense_[x.indices[e]] = x.values[e];
-  }
   Eigen::MatrixXd inverse_;  // only the lower triangle is kept up to date
   Eigen::VectorXd dense_, product_;
   std::int64_t added_ = 0;
