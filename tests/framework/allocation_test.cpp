@@ -96,7 +96,8 @@ TEST(RoundLoop, AllocatesNothingPerRound) {
       {"pegasos", {}, "full"},
       {"copa", {}, "full"},
       {"copa", {}, "noisy_label"},
-      {"cs_selectron", {{"costs", "tree"}}, "full"}};
+      {"cs_selectron", {{"costs", "tree"}, {"link", "linear"}}, "full"},
+      {"cs_selectron", {{"refit_growth", "0.1"}}, "full"}};
   for (const auto& [learner, params, oracle] : cases)
     for (const char* precision : {"float", "double"})
       for (bool sparse : {false, true}) expect_allocation_free(learner, params, oracle, precision, sparse);

@@ -3,6 +3,7 @@
 #include <Eigen/Dense>
 #include <glimpse/algorithms/cost_matrix.hpp>
 #include <glimpse/algorithms/inverse_tracker.hpp>
+#include <glimpse/algorithms/logistic_glm.hpp>
 
 #include "hdf5.hpp"
 #include "orchestrator.hpp"
@@ -234,7 +235,7 @@ TEST(CsSelectron, LinearLinkFitIsTheRegularisedOptimumOverTheLabelledRounds) {
   const int k = 3, d = 4;
   const double gamma = 0.5;
   const ProblemShape shape{50, d, k};
-  auto learner = make<Learner>("cs_selectron", {{"gamma", "0.5"}}, &shape);
+  auto learner = make<Learner>("cs_selectron", {{"gamma", "0.5"}, {"link", "linear"}}, &shape);
   learner->reset(shape, 1);
   Rng rng(6);
   Prediction pred;
@@ -275,6 +276,99 @@ TEST(CsSelectron, LinearLinkFitIsTheRegularisedOptimumOverTheLabelledRounds) {
   x << 0.5, -1.0, 0.25, 2.0;
   const Eigen::VectorXd v = w * x;
   for (int i = 0; i < k; ++i) EXPECT_NEAR(pred.scores[static_cast<std::size_t>(i)], v[i] - (v.sum() - 1.0) / k, 1e-9);
+}
+
+}  // namespace
+}  // namespace glimpse::test
+
+namespace glimpse::test {
+namespace {
+
+// Two classes, one feature x = 1: a labels of class 1 and b of class 2 with the last row fixed at 0 leave
+// F(w) = a [log(1 + e^w) - w] + b log(1 + e^w) + gamma w^2, whose minimiser solves
+// (a + b) sigmoid(w) - a + 2 gamma w = 0 (by bisection here); p(class 1 | x = 1) = sigmoid(w).
+double two_class_optimum(double a, double b, double gamma) {
+  double lo = -20, hi = 20;
+  for (int i = 0; i < 200; ++i) {
+    const double w = (lo + hi) / 2;
+    ((a + b) / (1 + std::exp(-w)) - a + 2 * gamma * w > 0 ? hi : lo) = w;
+  }
+  return (lo + hi) / 2;
+}
+
+TEST(CsSelectron, LogisticLinkMatchesAHandSolvedTwoClassCase) {
+  const ProblemShape shape{10, 1, 2};
+  for (const double gamma : {0.5, 2.0}) {
+    auto learner = make<Learner>("cs_selectron", {{"gamma", std::to_string(gamma)}}, &shape);
+    learner->reset(shape, 1);
+    Prediction pred;
+    pred.scores.resize(2);
+    const DenseRow one({1.0f});
+    for (const int y : {0, 0, 1, 0}) {
+      learner->predict(one.view(), pred);
+      learner->learn(one.view(), pred, Feedback{LabelFeedback{y}});
+    }
+    learner->predict(one.view(), pred);
+    const double w = two_class_optimum(3, 1, gamma);
+    EXPECT_NEAR(pred.scores[0], 1 / (1 + std::exp(-w)), 1e-6) << "gamma " << gamma;
+    EXPECT_NEAR(pred.scores[0] + pred.scores[1], 1.0, 1e-12);
+    EXPECT_EQ(pred.predicted, 0);
+  }
+}
+
+TEST(CsSelectron, LogisticFitReachesTheOptimumAndItsGradientIsExact) {
+  const int k = 4, d = 6;
+  for (const bool last_row_zero : {true, false}) {
+    SCOPED_TRACE(last_row_zero ? "last_row_zero" : "none");
+    algorithms::LogisticGlm glm;
+    algorithms::LogisticGlm::Options options;
+    options.gamma = 0.05;
+    options.last_row_zero = last_row_zero;
+    glm.reset(k, d, options);
+    Rng rng(8);
+    Eigen::VectorXd x(d);
+    for (int t = 0; t < 60; ++t) {
+      for (int j = 0; j < d; ++j) x[j] = rng.normal();
+      glm.add(x, static_cast<std::int32_t>(rng.below(k)));
+      // Every labelled round refits to the stated tolerance.
+      ASSERT_TRUE(glm.last_fit().converged) << "round " << t;
+      ASSERT_LE(glm.last_fit().gradient_norm, 1e-6);
+    }
+    EXPECT_EQ(glm.refits(), 60);
+    // The gradient the solver trusts equals central finite differences of F at a random point.
+    Eigen::VectorXd w = glm.weights(), gradient(w.size()), unused(w.size());
+    for (Eigen::Index i = 0; i < w.size(); ++i) w[i] += 0.3 * rng.normal();
+    glm.objective(w, gradient);
+    for (Eigen::Index i = 0; i < w.size(); ++i) {
+      const double h = 1e-5;
+      Eigen::VectorXd up = w, down = w;
+      up[i] += h, down[i] -= h;
+      EXPECT_NEAR(gradient[i], (glm.objective(up, unused) - glm.objective(down, unused)) / (2 * h), 1e-5);
+    }
+    // And the fitted W is a minimum: any small move raises F.
+    const double at_fit = glm.objective(glm.weights(), unused);
+    for (int trial = 0; trial < 20; ++trial) {
+      Eigen::VectorXd moved = glm.weights();
+      for (Eigen::Index i = 0; i < moved.size(); ++i) moved[i] += 1e-3 * rng.normal();
+      EXPECT_GT(glm.objective(moved, unused), at_fit);
+    }
+  }
+}
+
+TEST(CsSelectron, GeometricRefitScheduleBoundsTheRefits) {
+  algorithms::LogisticGlm glm;
+  algorithms::LogisticGlm::Options options;
+  options.refit_growth = 0.25;
+  glm.reset(3, 2, options);
+  Eigen::VectorXd x(2);
+  std::vector<std::int64_t> refitted_at;
+  for (int t = 1; t <= 40; ++t) {
+    x << t % 5, 1.0;
+    if (glm.add(x, t % 3)) refitted_at.push_back(t);
+  }
+  // Every round while 1.25 n rounds up to n + 1 (n <= 4), then at ceil(1.25 n): 5 -> 7 -> 9 -> 12 -> 15 -> 19
+  // -> 24 -> 30 -> 38.
+  EXPECT_EQ(refitted_at, (std::vector<std::int64_t>{1, 2, 3, 4, 5, 7, 9, 12, 15, 19, 24, 30, 38}));
 }
 
 }  // namespace

@@ -76,6 +76,13 @@ class CostMatrix {
     }
     return best;
   }
+  // CS-Selectron's scores S(i) = sum_j (C_max - C(j, i)) p_j (ALGORITHMS.md 7): the larger, the cheaper.
+  template <class Probabilities, class Scores>
+  void scores(const Probabilities& p, Scores& out) const noexcept {
+    double total = 0.0;
+    for (std::int32_t j = 0; j < k_; ++j) total += p[j];
+    for (std::int32_t i = 0; i < k_; ++i) out[static_cast<std::size_t>(i)] = max_ * total - expected(p, i);
+  }
   // sum_j p_j C(j, predicted)
   template <class Probabilities>
   double expected(const Probabilities& p, std::int32_t predicted) const noexcept {
