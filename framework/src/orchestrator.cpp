@@ -42,7 +42,6 @@ struct DatasetPlan {
   PreparedDataset data;
   ProblemShape shape;
   std::vector<ParamValues> oracle_params;  // per learner (each may have its own oracle)
-  ParamValues query_rule_params;
   std::vector<ParamValues> metric_params;
 };
 
@@ -370,7 +369,6 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
     plan.data = std::move(data);
     for (std::int32_t l = 0; l < static_cast<std::int32_t>(protocol.learners.size()); ++l)
       plan.oracle_params.push_back(protocol.oracle_for(l).resolve(0, &plan.shape));
-    if (protocol.query_rule) plan.query_rule_params = protocol.query_rule->resolve(0, &plan.shape);
     for (const auto& metric : protocol.metrics) plan.metric_params.push_back(metric.resolve(0, &plan.shape));
     shapes.push_back(plan.shape);
     plans.push_back(std::move(plan));
@@ -420,7 +418,8 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
     const ParamValues& oracle_params = plan.oracle_params[static_cast<std::size_t>(run.learner)];
     auto oracle = create_as<FeedbackOracle>(oracle_use, oracle_params);
     std::unique_ptr<QueryRule> rule;
-    if (protocol.query_rule) rule = create_as<QueryRule>(*protocol.query_rule, plan.query_rule_params);
+    const PluginUse* rule_use = protocol.query_rule_for(run.learner);
+    if (rule_use) rule = create_as<QueryRule>(*rule_use, run.query_rule_params);
     std::vector<std::unique_ptr<Metric>> metrics;
     for (std::size_t m = 0; m < protocol.metrics.size(); ++m)
       metrics.push_back(create_as<Metric>(protocol.metrics[m], plan.metric_params[m]));
@@ -462,8 +461,8 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
     record.params_json = params_json;
     record.oracle = oracle_use.name();
     record.oracle_params = oracle_params.to_json();
-    record.query_rule = protocol.query_rule ? protocol.query_rule->name() : "";
-    record.query_rule_params = protocol.query_rule ? plan.query_rule_params.to_json() : "";
+    record.query_rule = rule_use ? rule_use->name() : "";
+    record.query_rule_params = rule_use ? run.query_rule_params.to_json() : "";
     record.seed = run.seed;
     record.grid_point = run.grid_point;
     for (std::size_t m = 0; m < metrics.size(); ++m) {

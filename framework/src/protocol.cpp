@@ -330,11 +330,11 @@ Protocol parse_protocol(const std::string& text, const std::string& file, const 
   if (!oracle) r.fail("", "missing \"oracle\" (the feedback oracle, e.g. {\"name\": \"full\"})");
   protocol.oracle = r.plugin_use(*oracle, "oracle", PluginKind::oracle, "name", {"name", "params"});
   if (const auto* rule = r.child(root, "query_rule"))
-    protocol.query_rule = r.plugin_use(*rule, "query_rule", PluginKind::query_rule, "name", {"name", "params"});
+    protocol.query_rule = r.plugin_use(*rule, "query_rule", PluginKind::query_rule, "name", {"name", "params", "grid"});
 
   for (const auto& [path, node] : r.list(root, "learners", true)) {
-    PluginUse learner =
-        r.plugin_use(*node, path, PluginKind::learner, "name", {"name", "params", "grid", "oracle", "as"});
+    PluginUse learner = r.plugin_use(*node, path, PluginKind::learner, "name",
+                                     {"name", "params", "grid", "oracle", "query_rule", "as"});
     // A learner may have an oracle of its own (e.g. exact labels for a baseline beside candidate-set learners).
     std::optional<PluginUse> own_oracle;
     if (const auto* o = r.child(*node, "oracle"))
@@ -349,8 +349,13 @@ Protocol parse_protocol(const std::string& text, const std::string& file, const 
                                  learner_oracle.name() + "' produces " + std::string(feedback_kind_name(produced)) +
                                  " feedback");
     }
+    // ... and a query rule of its own (e.g. the passive baseline, or one rule per learner in a comparison).
+    std::optional<PluginUse> own_rule;
+    if (const auto* q = r.child(*node, "query_rule"))
+      own_rule = r.plugin_use(*q, path + ".query_rule", PluginKind::query_rule, "name", {"name", "params", "grid"});
     protocol.learners.push_back(std::move(learner));
     protocol.learner_oracles.push_back(std::move(own_oracle));
+    protocol.learner_query_rules.push_back(std::move(own_rule));
   }
 
   std::set<std::string> metric_names;
@@ -444,17 +449,23 @@ std::vector<RunSpec> expand_runs(const Protocol& protocol, const std::vector<Pro
   for (std::int32_t d = 0; d < static_cast<std::int32_t>(protocol.datasets.size()); ++d) {
     for (std::int32_t l = 0; l < static_cast<std::int32_t>(protocol.learners.size()); ++l) {
       const PluginUse& learner = protocol.learners[l];
+      const PluginUse* rule = protocol.query_rule_for(l);
+      const std::int64_t rule_points = rule ? rule->grid_size() : 1;
       for (std::int64_t g = 0; g < learner.grid_size(); ++g) {
         const ParamValues params = learner.resolve(g, &shapes[d]);
-        for (const auto seed : protocol.seeds) {
-          RunSpec run;
-          run.index = static_cast<std::int64_t>(runs.size());
-          run.dataset = d;
-          run.learner = l;
-          run.grid_point = g;
-          run.seed = seed;
-          run.learner_params = params;
-          runs.push_back(std::move(run));
+        for (std::int64_t q = 0; q < rule_points; ++q) {
+          const ParamValues rule_params = rule ? rule->resolve(q, &shapes[d]) : ParamValues{};
+          for (const auto seed : protocol.seeds) {
+            RunSpec run;
+            run.index = static_cast<std::int64_t>(runs.size());
+            run.dataset = d;
+            run.learner = l;
+            run.grid_point = g * rule_points + q;
+            run.seed = seed;
+            run.learner_params = params;
+            run.query_rule_params = rule_params;
+            runs.push_back(std::move(run));
+          }
         }
       }
     }

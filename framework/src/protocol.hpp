@@ -26,7 +26,7 @@ struct PluginUse {
   const LoadedPlugin* plugin = nullptr;
   std::string where;             // "file.json: learners[1]"
   std::vector<RawParam> params;  // fixed values
-  // Learners only: parameter name -> one entry per grid value, in file order.
+  // Learners, query rules and transforms: parameter name -> one entry per grid value, in file order.
   std::vector<std::pair<std::string, std::vector<RawParam>>> grid;
   // Metrics and learners: "as", defaulting to the plugin name (a metric's output name, a learner's label in
   // reports, so two entries of one plugin, e.g. with different oracles, stay apart).
@@ -73,21 +73,27 @@ struct SelectionRule {
 };
 
 struct Protocol {
-  std::string file;                // as named to the user
-  std::string text;                // the file's text, stored in traces
-  std::string canonical;           // normalised JSON without the output name
-  std::uint64_t hash = 0;          // of `canonical`: a trace file belongs to exactly one protocol
+  std::string file;        // as named to the user
+  std::string text;        // the file's text, stored in traces
+  std::string canonical;   // normalised JSON without the output name
+  std::uint64_t hash = 0;  // of `canonical`: a trace file belongs to exactly one protocol
   std::string name;
   std::string kind = "online";
   std::vector<DatasetUse> datasets;
   PluginUse oracle;
-  std::optional<PluginUse> query_rule;
+  std::optional<PluginUse> query_rule;  // the protocol's: decides, each round, whether the oracle is asked
   std::vector<PluginUse> learners;
   std::vector<std::optional<PluginUse>> learner_oracles;  // per learner: its own oracle, if it names one
   // The oracle a learner's runs use: its own, else the protocol's.
   const PluginUse& oracle_for(std::int32_t learner) const {
     const auto& own = learner_oracles[static_cast<std::size_t>(learner)];
     return own ? *own : oracle;
+  }
+  std::vector<std::optional<PluginUse>> learner_query_rules;  // per learner: its own query rule, if it names one
+  // The query rule a learner's runs use: its own, else the protocol's, else none (every round is queried).
+  const PluginUse* query_rule_for(std::int32_t learner) const {
+    const auto& own = learner_query_rules[static_cast<std::size_t>(learner)];
+    return own ? &*own : query_rule ? &*query_rule : nullptr;
   }
   std::vector<PluginUse> metrics;
   std::vector<std::uint64_t> seeds;
@@ -106,7 +112,8 @@ Protocol parse_protocol(const std::string& text, const std::string& file, const 
                         const PluginRegistry& registry);
 Protocol load_protocol_file(const std::filesystem::path& path, const PluginRegistry& registry);
 
-// One run: learner x grid point x dataset x seed.
+// One run: learner x grid point x dataset x seed. A grid point is a point of the learner's grid crossed with
+// its query rule's grid (the rule's grid varies fastest).
 struct RunSpec {
   std::int64_t index = 0;
   std::string id;  // zero-padded index, the run's group name in the trace
@@ -114,7 +121,8 @@ struct RunSpec {
   std::int32_t learner = 0;
   std::int64_t grid_point = 0;
   std::uint64_t seed = 0;
-  ParamValues learner_params;  // resolved for the dataset's shape
+  ParamValues learner_params;     // resolved for the dataset's shape
+  ParamValues query_rule_params;  // likewise; empty when the learner's runs have no query rule
 };
 
 // Every run in a stable order (dataset, learner, grid point, seed), with parameters resolved for each

@@ -30,6 +30,11 @@ std::vector<RunSummary> read_run_summaries(const h5::Handle& file) {
       const std::string variant = h5::read_string_attribute(run, "dataset_variant");
       if (!variant.empty()) s.params = variant + " " + s.params;
     }
+    // So is the query rule's setting: runs of one learner under different rules (or rule grid points) differ.
+    if (h5::has_attribute(run, "query_rule")) {
+      const std::string rule = h5::read_string_attribute(run, "query_rule");
+      if (!rule.empty()) s.params += " " + rule + h5::read_string_attribute(run, "query_rule_params");
+    }
     s.status = h5::has_attribute(run, "status") ? h5::read_string_attribute(run, "status") : "incomplete";
     s.seed = h5::read_int_attribute(run, "seed");
     s.grid_point = h5::read_int_attribute(run, "grid_point");

@@ -7,6 +7,7 @@
 
 #include "hdf5.hpp"
 #include "orchestrator.hpp"
+#include "summary.hpp"
 #include "support.hpp"
 
 namespace glimpse::test {
@@ -223,6 +224,55 @@ TEST(SelectiveSampling, AnyLearnerUnderAnyRuleIsDeterministicAcrossThreadCounts)
     EXPECT_EQ(h5::read_double_attribute(summary, "queries"), static_cast<double>(asked));
     EXPECT_GT(h5::read_double_attribute(summary, "regret"), 0.0);
   }
+}
+
+// The paper's comparison in one protocol: a passive baseline (rule "always") beside rules with grids of their
+// own, all on the same learner; each rule setting is a grid point of its own in reports.
+TEST(SelectiveSampling, LearnersCarryTheirOwnQueryRulesAndRuleGrids) {
+  TempDir dir;
+  const Protocol protocol = parse_protocol(R"({"name": "ss",
+      "datasets": [{"source": "glm_mixture", "params": {"num_classes": 3, "dim": 10, "n": 300}}],
+      "oracle": {"name": "full"}, "query_rule": {"name": "bbq", "grid": {"kappa": [0.2, 0.6]}},
+      "learners": [{"name": "perceptron", "as": "passive", "query_rule": {"name": "always"}},
+                   {"name": "perceptron", "as": "random", "grid": {"margin": [0, 0.5]},
+                    "query_rule": {"name": "random", "grid": {"probability": [0.1, 0.5, 0.9]}}},
+                   {"name": "perceptron", "as": "bbq"}],
+      "metrics": [{"name": "queries"}], "seeds": 2})",
+                                           "ss.json", ".", registry());
+  ASSERT_EQ(protocol.query_rule_for(0)->name(), "always");
+  ASSERT_EQ(protocol.query_rule_for(2)->name(), "bbq");
+  SweepOptions options;
+  options.progress = false;
+  options.output = dir.path() / "ss.h5";
+  run_sweep(protocol, options);
+  const h5::Handle file = h5::open_file(dir.path() / "ss.h5", false);
+  const auto runs = read_run_summaries(file);
+  // 1 + 2 x 3 + 2 grid points, 2 seeds each; the rule's grid varies fastest.
+  ASSERT_EQ(runs.size(), 18u);
+  const auto queries = [](const RunSummary& run) { return run.metrics.front().second; };
+  for (std::size_t i = 0; i < 2; ++i) EXPECT_EQ(queries(runs[i]), 300.0);
+  std::vector<std::string> random_params;
+  for (std::size_t point = 0; point < 6; ++point) {
+    const RunSummary& run = runs[2 + 2 * point];
+    EXPECT_EQ(run.grid_point, static_cast<std::int64_t>(point));
+    random_params.push_back(run.params);
+    const h5::Handle group = h5::open_group(file, "runs/" + run.id);
+    EXPECT_EQ(h5::read_string_attribute(group, "query_rule"), "random");
+    const double probability = std::array{0.1, 0.5, 0.9}[point % 3];
+    const std::string expected_params[] = {R"({"probability":0.1,"budget":0})", R"({"probability":0.5,"budget":0})",
+                                           R"({"probability":0.9,"budget":0})"};
+    EXPECT_EQ(h5::read_string_attribute(group, "query_rule_params"), expected_params[point % 3]);
+    // Binomial(300, p): within 5 standard deviations.
+    EXPECT_NEAR(queries(run), 300 * probability, 5 * std::sqrt(300 * probability * (1 - probability)));
+  }
+  EXPECT_NE(random_params[0], random_params[1]);
+  EXPECT_NE(random_params[0], random_params[3]);
+  EXPECT_EQ(runs[14].grid_point, 0);
+  EXPECT_EQ(runs[16].grid_point, 1);
+  EXPECT_EQ(h5::read_string_attribute(h5::open_group(file, "runs/" + runs[16].id), "query_rule_params"),
+            R"({"kappa":0.6,"m0":1})");
+  // Reports keep every (learner, rule setting) apart: 1 + 6 + 2 rows.
+  EXPECT_EQ(summarize(runs, "queries", true, true).size(), 9u);
 }
 
 }  // namespace

@@ -37,8 +37,9 @@ class Dataset {
   std::int32_t label(std::int64_t i) const noexcept { return labels_[i]; }
   std::span<const std::int32_t> labels() const noexcept { return labels_; }
 
-  // For transforms, which rewrite values in place before the dataset is shared.
+  // For transforms, which rewrite values (or labels) in place before the dataset is shared.
   std::span<Feature> mutable_values() noexcept { return values_; }
+  std::span<std::int32_t> mutable_labels() noexcept { return labels_; }
   std::span<const std::int64_t> row_offsets() const noexcept { return row_offsets_; }
   std::span<const std::int32_t> column_indices() const noexcept { return indices_; }
 

@@ -19,7 +19,10 @@ class ConfusionCounts {
     totals_.assign(static_cast<std::size_t>(k_), 0);
     gamma_.setZero(k_, k_);
     gram_.setZero(k_, k_);
-    solver_ = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(k_);  // sized once: compute() does not allocate
+    // Sizes the solver once, so later compute() calls do not allocate. (Not by assigning a sized solver: Eigen's
+    // SelfAdjointEigenSolver(size) leaves its status uninitialised and the assignment copies it, which UBSan
+    // reports.)
+    solver_.compute(gram_, Eigen::EigenvaluesOnly);
   }
   void clear() {
     std::fill(counts_.begin(), counts_.end(), 0);
