@@ -1,6 +1,8 @@
 // Protocol validation: every class of mistake is refused before any run, with the file and the path.
 #include "protocol.hpp"
 
+#include <filesystem>
+
 #include "support.hpp"
 
 namespace glimpse::test {
@@ -37,6 +39,19 @@ TEST(Protocol, AcceptsAValidProtocolAndExpandsItsRuns) {
   EXPECT_EQ(runs[1].learner_params.real("eta"), 0.5);
   EXPECT_EQ(runs[2].learner_params.real("eta"), 1.0);
   EXPECT_EQ(runs[5].learner, 1);
+}
+
+// The protocols we ship (paper reproductions) stay valid as plugins and the protocol format evolve.
+TEST(Protocol, EveryShippedProtocolParses) {
+  const auto folder = std::filesystem::path(GLIMPSE_TEST_DATA_DIR) / ".." / ".." / "protocols";
+  int parsed = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(folder)) {
+    if (entry.path().extension() != ".json") continue;
+    SCOPED_TRACE(entry.path().string());
+    EXPECT_NO_THROW(load_protocol_file(entry.path(), registry()));
+    ++parsed;
+  }
+  EXPECT_GE(parsed, 16);
 }
 
 TEST(Protocol, HashIgnoresFormattingAndOutputButNotContent) {
