@@ -2,6 +2,7 @@
 // preparation of protocol datasets.
 #include <array>
 #include <cmath>
+#include <numeric>
 #include <tuple>
 
 #include "dataset_cache.hpp"
@@ -123,6 +124,24 @@ TEST(ResampleLabels, DrawsEachLabelFromPOfYGivenXPerSeed) {
               resample->apply(bare, {0, 1, {}});
             }),
             "resample_labels: the dataset carries no p(y|x); only synthetic sources (glm_mixture, gaussians) do");
+}
+
+// A per-seed transform handed an order for another dataset (a caller bug: the framework builds orders from the
+// dataset) stops instead of reading past the rows.
+TEST(PerSeedPreparation, TransformsThatFollowTheStreamRefuseAnOrderOfTheWrongLength) {
+  std::vector<std::int64_t> order(10);
+  std::iota(order.begin(), order.end(), 0);
+  const ProblemShape shape{12, 3, 3};
+  const std::string expected = "per-seed transform: the stream order has 10 rows, the dataset 12";
+  for (const auto& transform : {make<Transform>("imbalance", {}, &shape), make<Transform>("rbf_support")}) {
+    Dataset data = random_dense(12, 3, 3);
+    try {
+      transform->apply(data, {0, 1, order});
+      ADD_FAILURE() << "no error";
+    } catch (const std::logic_error& e) {
+      EXPECT_EQ(std::string(e.what()), expected);
+    }
+  }
 }
 
 TEST(Standardize, GivesZeroMeanAndUnitVariancePerFeature) {

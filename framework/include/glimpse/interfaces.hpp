@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -115,6 +116,15 @@ struct SeedContext {
   std::uint64_t seed = 0;               // the runs' seed, as the protocol gives it
   std::uint64_t key = 0;                // a random-stream key for (seed, dataset, this transform)
   std::span<const std::int64_t> order;  // the rows in the order the runs' first pass visits them
+
+  // `order`, checked to list as many rows as `data` has: a mismatch is a bug in the caller (std::logic_error),
+  // which would otherwise read past the rows.
+  std::span<const std::int64_t> order_of(const Dataset& data) const {
+    if (order.size() != static_cast<std::size_t>(data.size()))
+      throw std::logic_error("per-seed transform: the stream order has " + std::to_string(order.size()) +
+                             " rows, the dataset " + std::to_string(data.size()));
+    return order;
+  }
 };
 
 class GLIMPSE_API Transform : public PluginObject {

@@ -5,7 +5,6 @@
 //   one_rare:  class `rare_class` keeps 1/r, the others all.
 // At least one row of every class is kept.
 #include <cmath>
-#include <stdexcept>
 #include <glimpse/glimpse.hpp>
 #include <glimpse/split.hpp>
 
@@ -31,9 +30,7 @@ class Imbalance final : public glimpse::Transform {
 
   void apply(glimpse::Dataset& data, const glimpse::SeedContext& seed) const override {
     const std::int32_t k = data.num_classes();
-    if (seed.order.size() != static_cast<std::size_t>(data.size()))
-      throw std::logic_error("imbalance: the stream order has " + std::to_string(seed.order.size()) +
-                             " rows, the dataset " + std::to_string(data.size()));
+    const auto order = seed.order_of(data);
     if (rare_ > k) throw glimpse::Error("rare_class " + std::to_string(rare_) + " outside 1..K = " + std::to_string(k));
     std::vector<double> fractions(static_cast<std::size_t>(k), 1.0);
     for (std::int32_t c = 0; c < k; ++c) {
@@ -47,7 +44,7 @@ class Imbalance final : public glimpse::Transform {
     std::vector<bool> present(static_cast<std::size_t>(k), false);
     for (std::int64_t i = 0; i < data.size(); ++i)
       if (kept_flags[static_cast<std::size_t>(i)]) present[static_cast<std::size_t>(data.label(i))] = true;
-    for (const std::int64_t i : seed.order) {
+    for (const std::int64_t i : order) {
       const auto c = static_cast<std::size_t>(data.label(i));
       if (!present[c]) kept_flags[static_cast<std::size_t>(i)] = present[c] = true;
     }

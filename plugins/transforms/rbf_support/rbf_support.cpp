@@ -46,9 +46,10 @@ class RbfSupport final : public glimpse::Transform {
     // Support rows, and each row's position in the stream (for growth).
     std::vector<std::int64_t> support(static_cast<std::size_t>(b));
     std::vector<std::int64_t> position(static_cast<std::size_t>(n), n);
-    for (std::int32_t j = 0; j < b; ++j) support[j] = from_stream_ ? seed.order[j] : j;
+    const auto order = from_stream_ ? seed.order_of(data) : std::span<const std::int64_t>{};
+    for (std::int32_t j = 0; j < b; ++j) support[j] = from_stream_ ? order[j] : j;
     if (from_stream_ && grow_)
-      for (std::int64_t p = 0; p < b; ++p) position[static_cast<std::size_t>(seed.order[p])] = p;
+      for (std::int64_t p = 0; p < b; ++p) position[static_cast<std::size_t>(order[p])] = p;
     Matrix points(b, d);
     for (std::int32_t j = 0; j < b; ++j) points.row(j) = x.row(support[j]).cast<double>();
     const Eigen::VectorXd point_norms = points.rowwise().squaredNorm();
