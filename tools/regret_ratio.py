@@ -9,7 +9,8 @@ R_T / R_T^passive, each run paired with the passive run of the same dataset and 
   --plot OUT.png    also draw ratio against queries per dataset (needs python3-matplotlib)
 
 Prints a Markdown table: dataset, label, rule setting, seeds, mean queries (share of rounds), mean ratio with
-its 95% confidence interval (Student t over seeds), and the mean absolute regrets. Needs python3-h5py and
+its 95% confidence interval (Student t over seeds), the mean absolute regrets, and the mean rounds per second
+of one run (from the run's recorded seconds). Needs python3-h5py and
 python3-numpy (python3-scipy for exact t quantiles; otherwise 1.96).
 """
 import argparse
@@ -48,6 +49,7 @@ def read_runs(path):
                 "rounds": int(attrs["rounds"]),
                 "regret": float(summary["regret"]),
                 "queries": float(summary["queries"]),
+                "rounds_per_second": int(attrs["rounds"]) / float(attrs["seconds"]),
             })
     return runs
 
@@ -63,11 +65,13 @@ def settings(runs, passive):
         if base is None:
             sys.exit(f"no passive run for dataset '{r['dataset']}', seed {r['seed']}")
         g = groups.setdefault((r["dataset"], r["label"], r["rule"]),
-                              {"ratio": [], "queries": [], "regret": [], "passive": [], "rounds": r["rounds"]})
+                              {"ratio": [], "queries": [], "regret": [], "passive": [], "speed": [],
+                               "rounds": r["rounds"]})
         g["ratio"].append(r["regret"] / base["regret"] if base["regret"] > 0 else math.nan)
         g["queries"].append(r["queries"])
         g["regret"].append(r["regret"])
         g["passive"].append(base["regret"])
+        g["speed"].append(r["rounds_per_second"])
     return groups
 
 
@@ -86,13 +90,14 @@ def main():
     args = parser.parse_args()
     groups = settings(read_runs(args.file), args.passive)
 
-    print("| dataset | learner | rule | seeds | queries (share) | R/R_passive (95% CI) | R_T | R_T passive |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| dataset | learner | rule | seeds | queries (share) | R/R_passive (95% CI) | R_T | R_T passive | rounds/s |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for (dataset, label, rule), g in groups.items():
         ratio, half = mean_ci(g["ratio"])
         queries = float(np.mean(g["queries"]))
         print(f"| {dataset} | {label} | `{rule}` | {len(g['ratio'])} | {queries:.0f} ({100 * queries / g['rounds']:.1f}%) "
-              f"| {ratio:.3f} ± {half:.3f} | {np.mean(g['regret']):.1f} | {np.mean(g['passive']):.1f} |")
+              f"| {ratio:.3f} ± {half:.3f} | {np.mean(g['regret']):.1f} | {np.mean(g['passive']):.1f} "
+              f"| {np.mean(g['speed']):.0f} |")
 
     if args.plot:
         import matplotlib
