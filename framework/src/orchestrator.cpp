@@ -160,7 +160,8 @@ bool run_rounds(const RoundLoopInputs& in, RunRecord& record) {
       bool queried = true;
       if (in.query_rule) {
         Rng query_rng(derive_key(in.query_key, static_cast<std::uint64_t>(t)));
-        queried = in.query_rule->decide(x, prediction, t, query_rng);
+        const bool rule_queries = in.query_rule->decide(x, prediction, t, query_rng);
+        queried = in.learner->wants_label(rule_queries) || rule_queries;
       }
       Feedback feedback = NoFeedback{};
       if (queried) {
@@ -477,6 +478,13 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
         record.matrices.push_back(
             {metric_output_name(protocol.metrics[m], x.suffix), x.rows, x.cols, std::move(x.values)});
     }
+    MetricResults learner_out;
+    learner->report(learner_out);
+    for (auto& s : learner_out.scalars) record.scalars.emplace_back("learner_" + s.suffix, s.value);
+    for (auto& c : learner_out.curves)
+      record.curves.push_back({"learner_" + c.suffix, std::move(c.rounds), std::move(c.values)});
+    for (auto& x : learner_out.matrices)
+      record.matrices.push_back({"learner_" + x.suffix, x.rows, x.cols, std::move(x.values)});
     store.write(record);
     return true;
   };

@@ -22,6 +22,29 @@
 
 namespace glimpse {
 
+// What a metric (or a learner, about itself) reports at the end of a run. Names are suffixes of the metric's
+// output name: an empty suffix gives the protocol's name for the metric itself ("online_accuracy"),
+// "proposed" gives "mistakes_proposed"; a learner's suffixes follow "learner_" ("learner_switch_round").
+struct MetricResults {
+  struct Scalar {
+    std::string suffix;
+    double value;
+  };
+  struct Curve {
+    std::string suffix;
+    std::vector<std::int64_t> rounds;
+    std::vector<double> values;
+  };
+  struct Matrix {
+    std::string suffix;
+    std::int32_t rows = 0, cols = 0;
+    std::vector<double> values;  // row-major
+  };
+  std::vector<Scalar> scalars;
+  std::vector<Curve> curves;
+  std::vector<Matrix> matrices;  // e.g. a confusion matrix; written to the trace as 2-D datasets
+};
+
 class GLIMPSE_API Learner : public PluginObject {
  public:
   // Called once before a run's first round. `seed` keys the learner's own random stream (exploration).
@@ -35,6 +58,16 @@ class GLIMPSE_API Learner : public PluginObject {
   // run's training does not depend on how often it is tested. The default calls predict(); a learner whose
   // predict() draws randomness or keeps state must override it.
   virtual void evaluate(const Instance& x, Prediction& pred) { predict(x, pred); }
+  // Labels beyond the query rule's: called every round of a run with a query rule, after the rule decided
+  // (`rule_queries`) and before learn(); returning true makes the round a queried one anyway, and learn() then
+  // gets the oracle's feedback. For audits such as the random subsample of P1's safety switch.
+  virtual bool wants_label(bool rule_queries) {
+    (void)rule_queries;
+    return false;
+  }
+  // What the learner has to say about its run (e.g. whether and when it switched models), written to the
+  // trace beside the metrics' results under "learner_" + suffix.
+  virtual void report(MetricResults& out) const { (void)out; }
 };
 
 // What the world knows about a round; only oracles and metrics see it.
@@ -67,29 +100,6 @@ struct RoundRecord {
   const Prediction* prediction = nullptr;
   const Feedback* feedback = nullptr;
   bool queried = true;
-};
-
-// What a metric reports at the end of a run. Names are suffixes of the metric's output name: an empty
-// suffix gives the protocol's name for the metric itself ("online_accuracy"), "proposed" gives
-// "mistakes_proposed".
-struct MetricResults {
-  struct Scalar {
-    std::string suffix;
-    double value;
-  };
-  struct Curve {
-    std::string suffix;
-    std::vector<std::int64_t> rounds;
-    std::vector<double> values;
-  };
-  struct Matrix {
-    std::string suffix;
-    std::int32_t rows = 0, cols = 0;
-    std::vector<double> values;  // row-major
-  };
-  std::vector<Scalar> scalars;
-  std::vector<Curve> curves;
-  std::vector<Matrix> matrices;  // e.g. a confusion matrix; written to the trace as 2-D datasets
 };
 
 class GLIMPSE_API Metric : public PluginObject {
