@@ -1,6 +1,7 @@
-// BBQ_eps: query when eta * x^T M_t^{-1} x >= eps^2 (ALGORITHMS.md 7.1, constant eta; the theory's eta,
-// which depends on unknown constants, is not offered).
+// BBQ_eps: query when eta * x^T M_t^{-1} x >= eps^2 (ALGORITHMS.md 7.1), with eta a constant or, with
+// eta_mode = theory, P1's eta_eps = 4 sigma^2(C) theta_t^2 (selective_theory.hpp).
 #include <glimpse/algorithms/inverse_tracker.hpp>
+#include <glimpse/algorithms/selective_theory.hpp>
 #include <glimpse/glimpse.hpp>
 
 namespace {
@@ -8,19 +9,34 @@ namespace {
 class BbqEps final : public glimpse::algorithms::UncertaintyRule {
  public:
   static glimpse::PluginSpec spec() {
+    std::vector<glimpse::ParamSpec> params{
+        glimpse::ParamSpec::real("eps", "0.1", "target accuracy epsilon").above(0),
+        glimpse::ParamSpec::real("eta", "1", "the constant eta_eps (eta_mode = constant)").above(0), m0_param()};
+    for (auto& p : glimpse::algorithms::TheoryWidth::params()) params.push_back(std::move(p));
     return {.name = "bbq_eps",
             .kind = glimpse::PluginKind::query_rule,
             .summary = "queries when eta x^T M^{-1} x >= eps^2 (M: m0 I plus the queried x x^T)",
-            .reference = "Agarwal, ICML 2013, section 4 (BBQ_eps); ALGORITHMS.md 7.1",
-            .params = {glimpse::ParamSpec::real("eps", "0.1", "target accuracy epsilon").above(0),
-                       glimpse::ParamSpec::real("eta", "1", "the constant eta_eps").above(0), m0_param()}};
+            .reference = "Agarwal, ICML 2013, section 4 (BBQ_eps, Theorem 1); ALGORITHMS.md 7.1",
+            .params = std::move(params)};
   }
   explicit BbqEps(const glimpse::ParamValues& params)
-      : UncertaintyRule(params), threshold_(params.real("eps") * params.real("eps") / params.real("eta")) {}
+      : UncertaintyRule(params),
+        eps2_(params.real("eps") * params.real("eps")),
+        eta_(params.real("eta")),
+        theory_(params, params.real("m0")) {}
+
+  void reset(const glimpse::ProblemShape& shape) override {
+    UncertaintyRule::reset(shape);
+    theory_.reset(shape);
+  }
 
  private:
-  bool query(double r, const glimpse::Prediction&, std::int64_t) const override { return r >= threshold_; }
-  double threshold_;
+  bool query(double r, const glimpse::Prediction&, std::int64_t round) const override {
+    const double eta = theory_.enabled() ? theory_.eta_eps(round) : eta_;
+    return eta * r >= eps2_;
+  }
+  double eps2_, eta_;
+  glimpse::algorithms::TheoryWidth theory_;
 };
 
 }  // namespace

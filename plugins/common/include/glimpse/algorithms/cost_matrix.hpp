@@ -62,6 +62,20 @@ class CostMatrix {
     return values_[index(truth, predicted)];
   }
   double max() const noexcept { return max_; }
+  // sigma^2(C) = max_i sum_j (C(j, i) - mean_j C(j, i))^2, the column variation in P1's bounds (ALGORITHMS.md
+  // 7): 1 - 1/K for 0/1 costs, (K/r)(1 - 1/r) for r blocks.
+  double column_variation() const noexcept {
+    double largest = 0.0;
+    for (std::int32_t i = 0; i < k_; ++i) {
+      double mean = 0.0;
+      for (std::int32_t j = 0; j < k_; ++j) mean += values_[index(j, i)];
+      mean /= k_;
+      double sum = 0.0;
+      for (std::int32_t j = 0; j < k_; ++j) sum += (values_[index(j, i)] - mean) * (values_[index(j, i)] - mean);
+      largest = std::max(largest, sum);
+    }
+    return largest;
+  }
   std::int32_t size() const noexcept { return k_; }
 
   // The label of least expected cost under class probabilities p (lowest index on ties): the Bayes
