@@ -4,6 +4,7 @@
 #include <glimpse/algorithms/cost_matrix.hpp>
 #include <glimpse/algorithms/inverse_tracker.hpp>
 #include <glimpse/algorithms/logistic_glm.hpp>
+#include <numbers>
 
 #include "hdf5.hpp"
 #include "orchestrator.hpp"
@@ -447,6 +448,171 @@ TEST(CsSelectron, GeometricRefitScheduleBoundsTheRefits) {
   // Every round while 1.25 n rounds up to n + 1 (n <= 4), then at ceil(1.25 n): 5 -> 7 -> 9 -> 12 -> 15 -> 19
   // -> 24 -> 30 -> 38.
   EXPECT_EQ(refitted_at, (std::vector<std::int64_t>{1, 2, 3, 4, 5, 7, 9, 12, 15, 19, 24, 30, 38}));
+}
+
+}  // namespace
+}  // namespace glimpse::test
+
+namespace glimpse::test {
+namespace {
+
+TEST(CostMatrices, ColumnVariationOfZeroOneAndBlockCostsIsTheClosedForm) {
+  for (const int k : {3, 4, 10}) {
+    algorithms::CostMatrix zero_one(cost_values({}));
+    zero_one.reset(k);
+    EXPECT_NEAR(zero_one.column_variation(), 1.0 - 1.0 / k, 1e-12);
+  }
+  algorithms::CostMatrix block(cost_values({{"costs", "block"}, {"cost_groups", "2"}}));
+  block.reset(10);  // (K / r)(1 - 1 / r) = 5 * 0.5
+  EXPECT_NEAR(block.column_variation(), 2.5, 1e-12);
+}
+
+// theta_1 for d = 2, K = 3, m0 = 1 (gamma = gamma_l = 1/(9e)), R = omega = 1, delta = 0.05: the formula of
+// ALGORITHMS.md 7.1 written out once more here.
+double theta_one() {
+  const double gamma_l = 1.0 / (9.0 * std::numbers::e);
+  return 8.0 * std::sqrt(6.0) / gamma_l * std::sqrt(std::log(3.0) * std::log(6.0 / 0.05)) + std::sqrt(2.0);
+}
+
+TEST(QueryRules, TheoryMultipliersFollowThetaT) {
+  const DenseRow x({0.6f, 0.8f});  // ||x|| = 1: r = 1 on the first round
+  Prediction pred;
+  Rng rng(1);
+  const double sigma = std::sqrt(2.0 / 3.0);  // 0/1 costs, K = 3
+  const double eta_dgs = 2.0 * sigma * theta_one();
+  ASSERT_GT(eta_dgs, 1000.0);  // the theory's constants are loose: ~1.8e3 here
+  for (const double factor : {0.99, 1.01}) {
+    auto dgs = make<QueryRule>("dgs", {{"eta_mode", "theory"}});
+    dgs->reset({10, 2, 3});
+    pred.scores = {factor * eta_dgs, 0.0, 0.0};  // gap = factor * eta_DGS * sqrt(r)
+    EXPECT_EQ(dgs->decide(x.view(), pred, 1, rng), factor < 1) << factor;
+  }
+  const double eta_eps = 4.0 * sigma * sigma * theta_one() * theta_one();
+  for (const double factor : {0.99, 1.01}) {
+    auto bbq_eps =
+        make<QueryRule>("bbq_eps", {{"eta_mode", "theory"}, {"eps", std::to_string(std::sqrt(factor * eta_eps))}});
+    bbq_eps->reset({10, 2, 3});
+    EXPECT_EQ(bbq_eps->decide(x.view(), pred, 1, rng), factor < 1) << factor;
+  }
+  // theta_t grows like sqrt(log t): a gap just above the round-1 threshold is queried later on.
+  auto dgs = make<QueryRule>("dgs", {{"eta_mode", "theory"}, {"m0", "1"}});
+  dgs->reset({10, 2, 3});
+  pred.scores = {1.01 * eta_dgs, 0.0, 0.0};
+  EXPECT_TRUE(dgs->decide(x.view(), pred, 1000, rng));
+}
+
+// Drives cs_selectron by hand: on the rule's rounds x = e1 is labelled 2 (wrong), on the rounds the safety
+// switch adds it is labelled 1 (the truth). The active model learns the wrong class, the passive model the right
+// one; with a small margin constant the learner switches and then predicts class 1.
+struct SafetyRun {
+  std::int64_t switch_round = 0, audits = 0, queried = 0;
+  std::int32_t final_prediction = -1;
+  glimpse::MetricResults report;
+};
+SafetyRun run_safety(const std::string& safety_c, const std::string& link) {
+  const ProblemShape shape{200, 2, 2};
+  auto learner = make<Learner>("cs_selectron", {{"safety", "true"}, {"safety_c", safety_c}, {"link", link}}, &shape);
+  learner->reset(shape, 1);
+  Prediction pred;
+  pred.scores.resize(2);
+  const DenseRow e1({1.0f, 0.0f});
+  SafetyRun out;
+  for (int t = 1; t <= 200; ++t) {
+    learner->predict(e1.view(), pred);
+    const bool rule_queries = t % 2 == 1;
+    const bool audit = learner->wants_label(rule_queries);
+    EXPECT_EQ(audit, t > 1 && (t - 1) % 2 == 1) << "round " << t;  // exactly the rounds after a rule query
+    if (audit || rule_queries) ++out.queried;
+    const int y = rule_queries ? 1 : 0;
+    learner->learn(e1.view(), pred, audit || rule_queries ? Feedback{LabelFeedback{y}} : Feedback{NoFeedback{}});
+  }
+  learner->predict(e1.view(), pred);
+  out.final_prediction = pred.predicted;
+  learner->report(out.report);
+  for (const auto& s : out.report.scalars) {
+    if (s.suffix == "safety_switch_round") out.switch_round = static_cast<std::int64_t>(s.value);
+    if (s.suffix == "safety_audits") out.audits = static_cast<std::int64_t>(s.value);
+  }
+  return out;
+}
+
+TEST(CsSelectron, SafetySwitchTrainsAPassiveModelOnTheExtraRoundsAndSwitchesWhenTheActiveOneIsWorse) {
+  for (const std::string link : {"logistic", "linear"}) {
+    SCOPED_TRACE(link);
+    // Odd rounds are the rule's, each following even round an audit: 100 audits, all 200 rounds labelled.
+    const SafetyRun small_margin = run_safety("1e-6", link);
+    EXPECT_EQ(small_margin.audits, 100);
+    EXPECT_EQ(small_margin.queried, 200);
+    EXPECT_GT(small_margin.switch_round, 0);
+    EXPECT_LE(small_margin.switch_round, 10);  // the first audits already show the active model's loss
+    EXPECT_EQ(small_margin.final_prediction, 0);
+    // The margin shrinks like 1/N while the active model's excess loss stays: the paper's c = 1 switches too,
+    // later (the margin is ~150/N here: d = 2, gamma_l = 1/(4e)).
+    const SafetyRun paper_margin = run_safety("1", link);
+    EXPECT_GT(paper_margin.switch_round, small_margin.switch_round);
+    EXPECT_EQ(paper_margin.final_prediction, 0);
+    // A margin no loss gap over 100 audits can reach: the learner keeps its active model, which predicts the
+    // class its rule's rounds taught it, and reports the losses that did not suffice.
+    const SafetyRun huge_margin = run_safety("1e6", link);
+    EXPECT_EQ(huge_margin.switch_round, 0);
+    EXPECT_EQ(huge_margin.final_prediction, 1);
+    ASSERT_EQ(huge_margin.report.scalars.size(), 4u);
+    EXPECT_GT(huge_margin.report.scalars[1].value, huge_margin.report.scalars[2].value);  // loss active > passive
+  }
+  // Without the option the learner never asks for a label.
+  const ProblemShape shape{10, 2, 2};
+  auto plain = make<Learner>("cs_selectron", {}, &shape);
+  plain->reset(shape, 1);
+  Prediction pred;
+  pred.scores.resize(2);
+  const DenseRow e1({1.0f, 0.0f});
+  for (int t = 0; t < 4; ++t) {
+    plain->predict(e1.view(), pred);
+    EXPECT_FALSE(plain->wants_label(true));
+  }
+  glimpse::MetricResults nothing;
+  plain->report(nothing);
+  EXPECT_TRUE(nothing.scalars.empty());
+}
+
+// In a sweep: the extra labels are paid for (the queries metric counts them) and the learner's report reaches
+// the trace as learner_* scalars.
+TEST(SelectiveSampling, SafetySwitchLabelsReachTheQueriesMetricAndTheTrace) {
+  TempDir dir;
+  const Protocol protocol = parse_protocol(R"({"name": "safe",
+      "datasets": [{"source": "glm_mixture", "params": {"num_classes": 3, "dim": 10, "n": 400}}],
+      "oracle": {"name": "label_on_query"}, "query_rule": {"name": "random", "params": {"probability": 0.2}},
+      "learners": [{"name": "cs_selectron", "as": "plain", "params": {"link": "linear"}},
+                   {"name": "cs_selectron", "as": "safe", "params": {"link": "linear", "safety": true}}],
+      "metrics": [{"name": "queries"}], "seeds": 2})",
+                                           "safe.json", ".", registry());
+  SweepOptions options;
+  options.progress = false;
+  options.output = dir.path() / "safe.h5";
+  run_sweep(protocol, options);
+  const h5::Handle file = h5::open_file(dir.path() / "safe.h5", false);
+  const auto runs = read_run_summaries(file);
+  ASSERT_EQ(runs.size(), 4u);
+  for (int seed = 0; seed < 2; ++seed) {
+    const RunSummary& plain = runs[static_cast<std::size_t>(seed)];
+    const RunSummary& safe = runs[static_cast<std::size_t>(2 + seed)];
+    ASSERT_EQ(plain.seed, safe.seed);
+    const auto value = [](const RunSummary& run, const std::string& name) {
+      for (const auto& [metric, v] : run.metrics)
+        if (metric == name) return v;
+      ADD_FAILURE() << "no " << name << " in run " << run.id;
+      return -1.0;
+    };
+    // The rule's draws do not depend on the learner, so the safe run pays its rule's labels plus one audit per
+    // rule query whose next round the rule skipped.
+    const double rule_queries = value(plain, "queries");
+    const double audits = value(safe, "learner_safety_audits");
+    EXPECT_GT(audits, 0.5 * rule_queries);
+    EXPECT_LE(audits, rule_queries);
+    EXPECT_LE(value(safe, "queries"), rule_queries + audits);
+    EXPECT_GT(value(safe, "queries"), rule_queries);
+    EXPECT_EQ(value(safe, "learner_safety_switch_round"), 0.0);  // well-specified data, the paper's margin
+  }
 }
 
 }  // namespace

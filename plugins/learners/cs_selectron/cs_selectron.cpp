@@ -6,6 +6,12 @@
 //   linear link: p_i = v_i - (sum_j v_j - 1)/K with v = W x, and the exact refit W = B (A + 2 gamma I)^{-1},
 //     A = sum x x^T and B = sum (e_y - 1/K) x^T over the labelled rounds, (A + 2 gamma I)^{-1} kept by
 //     Sherman-Morrison (O(d^2) a round).
+// Safety switch (P1 section 4.3, ALGORITHMS.md 7.3; `safety = true`): whenever the query rule asks for x_t the
+// learner also asks for x_{t+1}, whatever the rule says of it, so those rounds form a random subsample S. A
+// second, passive model learns from S only; on S both models' progressive losses are summed, and once
+//   L_act / N >= L_pas / N + c [d / (N gamma_l) log(R^2 gamma_l T / gamma + 1) + R omega / (N gamma_l) log(1/delta)]
+// (N = |S|, T = the dataset's rows) the learner predicts with the passive model for the rest of the run. The
+// active model learns only from the rounds its rule chose. Both keep learning after a switch.
 #include <glimpse/algorithms/cost_matrix.hpp>
 #include <glimpse/algorithms/inverse_tracker.hpp>
 #include <glimpse/algorithms/logistic_glm.hpp>
@@ -31,44 +37,30 @@ std::vector<glimpse::ParamSpec> selectron_params() {
                                "logistic: refit when the labelled set has grown by this factor since the last "
                                "refit (0: on every labelled round, as the paper)")
           .at_least(0),
-      glimpse::ParamSpec::integer("lbfgs_memory", "10", "logistic: L-BFGS curvature pairs kept").at_least(1)};
+      glimpse::ParamSpec::integer("lbfgs_memory", "10", "logistic: L-BFGS curvature pairs kept").at_least(1),
+      glimpse::ParamSpec::boolean("safety", false,
+                                  "P1's safety switch: also label the round after each query, train a passive "
+                                  "model on those, switch to it when the active model's loss there is worse by "
+                                  "the paper's margin"),
+      glimpse::ParamSpec::real("safety_c", "1", "safety: the constant c of the switching margin").at_least(0),
+      glimpse::ParamSpec::real("safety_delta", "0.05", "safety: delta in the margin's log(1/delta)").above(0).below(1),
+      glimpse::ParamSpec::real("safety_radius", "1", "safety: R, a bound on ||x||").above(0),
+      glimpse::ParamSpec::real("safety_omega", "1", "safety: omega, a bound on the norm of each row of W").above(0)};
   for (auto& p : glimpse::algorithms::cost_params()) params.push_back(std::move(p));
   return params;
 }
 
-class CsSelectron final : public glimpse::Learner {
+// One GLM under either link, refitted on the (x, y) it is given: the active learner, or the passive one of
+// the safety switch.
+class GlmModel {
  public:
-  static glimpse::PluginSpec spec() {
-    return {.name = "cs_selectron",
-            .kind = glimpse::PluginKind::learner,
-            .summary =
-                "cost-sensitive GLM (logistic or linear link) refitted on labelled rounds, predicts the least "
-                "expected cost",
-            .reference =
-                "Agarwal, Selective sampling algorithms for cost-sensitive multiclass prediction, ICML 2013, "
-                "sections 3-4; ALGORITHMS.md 7",
-            .params = selectron_params(),
-            .accepts = {glimpse::FeedbackKind::label}};
-  }
-  explicit CsSelectron(const glimpse::ParamValues& params)
-      : logistic_(params.text("link") == "logistic"), gamma_(params.real("gamma")), costs_(params) {
-    options_.last_row_zero = params.text("identifiability") == "last_row_zero";
-    options_.tolerance = params.real("tolerance");
-    options_.max_iterations = static_cast<std::int32_t>(params.integer("max_iterations"));
-    options_.refit_growth = params.real("refit_growth");
-    options_.memory = static_cast<std::int32_t>(params.integer("lbfgs_memory"));
-  }
-
-  void reset(const glimpse::ProblemShape& shape, std::uint64_t) override {
+  void reset(const glimpse::ProblemShape& shape, bool logistic, double gamma,
+             glimpse::algorithms::LogisticGlm::Options options) {
+    logistic_ = logistic;
     k_ = shape.K;
-    costs_.reset(shape.K);
-    const double gamma_l = logistic_ ? 1.0 / (std::numbers::e * k_ * k_) : 1.0 - 1.0 / k_;
-    const double gamma = gamma_ > 0 ? gamma_ : gamma_l;
-    p_.setZero(shape.K);
     if (logistic_) {
-      options_.gamma = gamma;
-      glm_.reset(shape.K, shape.d, options_, shape.n);
-      x_.setZero(shape.d);
+      options.gamma = gamma;
+      glm_.reset(shape.K, shape.d, options, shape.n);
     } else {
       inverse_.reset(shape.d, 2.0 * gamma);
       b_.setZero(shape.K, shape.d);
@@ -76,29 +68,32 @@ class CsSelectron final : public glimpse::Learner {
     }
   }
 
-  void predict(const glimpse::Instance& x, glimpse::Prediction& pred) override {
+  // p(y|x) under the model; `dense` is x densified (the logistic link reads it).
+  void probabilities(const glimpse::Instance& x, const Eigen::VectorXd& dense, Eigen::VectorXd& p) {
     if (logistic_) {
-      x.to_dense(x_);
-      glm_.probabilities(x_, p_);
-    } else {
-      last_r_ = inverse_.quadratic(x);
-      v_.noalias() = b_ * inverse_.last_product();
-      const double shift = (v_.sum() - 1.0) / k_;
-      for (std::int32_t i = 0; i < k_; ++i) p_[i] = v_[i] - shift;
-    }
-    costs_.scores(p_, pred.scores);
-    pred.predicted = glimpse::argmax(pred.scores);
-    pred.proposed = pred.predicted;
-  }
-
-  void learn(const glimpse::Instance& x, const glimpse::Prediction&, const glimpse::Feedback& feedback) override {
-    const std::int32_t y = glimpse::full_label(feedback);
-    if (y < 0) return;
-    if (logistic_) {
-      glm_.add(x_, y);  // x_ is this round's x, loaded by predict()
+      glm_.probabilities(dense, p);
       return;
     }
-    inverse_.add_last(last_r_);  // (A + 2 gamma I)^{-1} with this x added; predict() just computed its parts
+    last_r_ = inverse_.quadratic(x);
+    v_.noalias() = b_ * inverse_.last_product();
+    const double shift = (v_.sum() - 1.0) / k_;
+    for (std::int32_t i = 0; i < k_; ++i) p[i] = v_[i] - shift;
+  }
+
+  // The surrogate loss l(W x, y) = Phi(W x) - (W x)_y of the x of the last probabilities() call.
+  double last_loss(std::int32_t y) const {
+    if (logistic_) return glm_.last_loss(y);
+    const double excess = v_.sum() - 1.0;
+    return 0.5 * v_.squaredNorm() - excess * excess / (2.0 * k_) - v_[y];
+  }
+
+  // Learns (x, y); x must be the x of the last probabilities() call.
+  void add(const glimpse::Instance& x, const Eigen::VectorXd& dense, std::int32_t y) {
+    if (logistic_) {
+      glm_.add(dense, y);
+      return;
+    }
+    inverse_.add_last(last_r_);  // (A + 2 gamma I)^{-1} with this x added; probabilities() computed its parts
     for (std::int32_t i = 0; i < k_; ++i) {
       const double coefficient = (i == y ? 1.0 : 0.0) - 1.0 / k_;
       auto row = b_.row(i);
@@ -111,16 +106,145 @@ class CsSelectron final : public glimpse::Learner {
   }
 
  private:
-  bool logistic_;
-  double gamma_;
-  glimpse::algorithms::CostMatrix costs_;
-  glimpse::algorithms::LogisticGlm::Options options_;
+  bool logistic_ = true;
+  std::int32_t k_ = 0;
   glimpse::algorithms::LogisticGlm glm_;
   glimpse::algorithms::InverseTracker inverse_;
   Eigen::MatrixXd b_;
-  Eigen::VectorXd v_, p_, x_;
-  std::int32_t k_ = 0;
+  Eigen::VectorXd v_;
   double last_r_ = 0.0;
+};
+
+class CsSelectron final : public glimpse::Learner {
+ public:
+  static glimpse::PluginSpec spec() {
+    return {.name = "cs_selectron",
+            .kind = glimpse::PluginKind::learner,
+            .summary =
+                "cost-sensitive GLM (logistic or linear link) refitted on labelled rounds, predicts the least "
+                "expected cost; optional safety switch to a passive model",
+            .reference =
+                "Agarwal, Selective sampling algorithms for cost-sensitive multiclass prediction, ICML 2013, "
+                "sections 3-4; ALGORITHMS.md 7",
+            .params = selectron_params(),
+            .accepts = {glimpse::FeedbackKind::label}};
+  }
+  explicit CsSelectron(const glimpse::ParamValues& params)
+      : logistic_(params.text("link") == "logistic"),
+        gamma_(params.real("gamma")),
+        safety_(params.boolean("safety")),
+        safety_c_(params.real("safety_c")),
+        safety_delta_(params.real("safety_delta")),
+        safety_radius_(params.real("safety_radius")),
+        safety_omega_(params.real("safety_omega")),
+        costs_(params) {
+    options_.last_row_zero = params.text("identifiability") == "last_row_zero";
+    options_.tolerance = params.real("tolerance");
+    options_.max_iterations = static_cast<std::int32_t>(params.integer("max_iterations"));
+    options_.refit_growth = params.real("refit_growth");
+    options_.memory = static_cast<std::int32_t>(params.integer("lbfgs_memory"));
+  }
+
+  void reset(const glimpse::ProblemShape& shape, std::uint64_t) override {
+    k_ = shape.K;
+    d_ = shape.d;
+    horizon_ = shape.n;
+    costs_.reset(shape.K);
+    gamma_l_ = logistic_ ? 1.0 / (std::numbers::e * k_ * k_) : 1.0 - 1.0 / k_;
+    gamma_used_ = gamma_ > 0 ? gamma_ : gamma_l_;
+    active_.reset(shape, logistic_, gamma_used_, options_);
+    if (safety_) passive_.reset(shape, logistic_, gamma_used_, options_);
+    p_.setZero(shape.K);
+    passive_p_.setZero(shape.K);
+    x_.setZero(shape.d);
+    round_ = 0;
+    audit_next_ = audit_now_ = switched_ = false;
+    rule_queries_ = true;
+    audits_ = 0;
+    loss_active_ = loss_passive_ = 0.0;
+    switch_round_ = 0;
+  }
+
+  void predict(const glimpse::Instance& x, glimpse::Prediction& pred) override {
+    ++round_;
+    rule_queries_ = true;  // runs without a query rule never call wants_label(): every label is the rule's
+    audit_now_ = false;
+    score(x, pred);
+  }
+
+  void evaluate(const glimpse::Instance& x, glimpse::Prediction& pred) override { score(x, pred); }
+
+  bool wants_label(bool rule_queries) override {
+    if (!safety_) return false;
+    rule_queries_ = rule_queries;
+    audit_now_ = audit_next_;  // chosen last round, without looking at this x: S stays a random subsample
+    audit_next_ = rule_queries;
+    return audit_now_;
+  }
+
+  void learn(const glimpse::Instance& x, const glimpse::Prediction&, const glimpse::Feedback& feedback) override {
+    const std::int32_t y = glimpse::full_label(feedback);
+    if (y < 0) return;
+    // x_ (and the linear link's parts) still hold this round's x: predict() computed them.
+    if (audit_now_) audit(x, y);
+    if (rule_queries_) active_.add(x, x_, y);
+  }
+
+  void report(glimpse::MetricResults& out) const override {
+    if (!safety_) return;
+    out.scalars.push_back({"safety_audits", static_cast<double>(audits_)});
+    out.scalars.push_back({"safety_loss_active", audits_ > 0 ? loss_active_ / audits_ : 0.0});
+    out.scalars.push_back({"safety_loss_passive", audits_ > 0 ? loss_passive_ / audits_ : 0.0});
+    out.scalars.push_back({"safety_switch_round", static_cast<double>(switch_round_)});  // 0: never switched
+  }
+
+ private:
+  // Scores from the model in use; changes no round state (also serves held-out evaluation).
+  void score(const glimpse::Instance& x, glimpse::Prediction& pred) {
+    if (logistic_) x.to_dense(x_);
+    active_.probabilities(x, x_, p_);
+    if (switched_) passive_.probabilities(x, x_, passive_p_);
+    costs_.scores(switched_ ? passive_p_ : p_, pred.scores);
+    pred.predicted = glimpse::argmax(pred.scores);
+    pred.proposed = pred.predicted;
+  }
+
+  // A round of the random subsample S: both models' losses before seeing y, the passive model learns, and the
+  // switching test.
+  void audit(const glimpse::Instance& x, std::int32_t y) {
+    if (!switched_) passive_.probabilities(x, x_, passive_p_);  // a switched score() has computed it already
+    loss_active_ += active_.last_loss(y);
+    loss_passive_ += passive_.last_loss(y);
+    ++audits_;
+    passive_.add(x, x_, y);
+    if (switched_) return;
+    const double n = static_cast<double>(audits_);
+    const double margin =
+        safety_c_ *
+        (d_ / (n * gamma_l_) *
+             std::log(safety_radius_ * safety_radius_ * gamma_l_ * static_cast<double>(horizon_) / gamma_used_ + 1.0) +
+         safety_radius_ * safety_omega_ / (n * gamma_l_) * std::log(1.0 / safety_delta_));
+    if (loss_active_ / n >= loss_passive_ / n + margin) {
+      switched_ = true;
+      switch_round_ = round_;
+    }
+  }
+
+  bool logistic_;
+  double gamma_;
+  bool safety_;
+  double safety_c_, safety_delta_, safety_radius_, safety_omega_;
+  glimpse::algorithms::CostMatrix costs_;
+  glimpse::algorithms::LogisticGlm::Options options_;
+  GlmModel active_, passive_;
+  Eigen::VectorXd p_, passive_p_, x_;
+  std::int32_t k_ = 0, d_ = 0;
+  std::int64_t horizon_ = 0, round_ = 0;
+  double gamma_l_ = 0.0, gamma_used_ = 0.0;
+  // Safety switch state: whether this round and the next are audited, whether the rule asked this round.
+  bool audit_next_ = false, audit_now_ = false, rule_queries_ = true, switched_ = false;
+  std::int64_t audits_ = 0, switch_round_ = 0;
+  double loss_active_ = 0.0, loss_passive_ = 0.0;
 };
 
 }  // namespace

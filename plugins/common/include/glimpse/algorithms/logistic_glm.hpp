@@ -56,9 +56,12 @@ class LogisticGlm {
   void probabilities(const X& x, P& p) const {
     for (std::int32_t i = 0; i < free_rows_; ++i) z_[i] = row(i).dot(x);
     if (free_rows_ < k_) z_[k_ - 1] = 0.0;
-    const double log_partition = log_sum_exp();
-    for (std::int32_t i = 0; i < k_; ++i) p[i] = std::exp(z_[i] - log_partition);
+    last_log_partition_ = log_sum_exp();
+    for (std::int32_t i = 0; i < k_; ++i) p[i] = std::exp(z_[i] - last_log_partition_);
   }
+  // The log-loss log sum_i exp(W x)_i - (W x)_y of the x of the last probabilities() call, computed from the
+  // scores (exact where p_y underflows).
+  double last_loss(std::int32_t y) const noexcept { return last_log_partition_ - z_[y]; }
 
   // Adds a labelled (x, y) and refits when the schedule says so; returns whether it refitted.
   template <class X>
@@ -119,7 +122,8 @@ class LogisticGlm {
   Options options_;
   std::int32_t k_ = 0, d_ = 0, free_rows_ = 0;
   Eigen::VectorXd weights_;
-  mutable Eigen::VectorXd z_;       // scratch: one instance's class scores
+  mutable Eigen::VectorXd z_;  // scratch: one instance's class scores
+  mutable double last_log_partition_ = 0.0;
   std::vector<double> labelled_x_;  // |Q| x d, row-major
   std::vector<std::int32_t> labels_;
   std::int64_t next_refit_ = 1, refits_ = 0;
