@@ -44,7 +44,9 @@ def read_runs(path):
             runs.append({
                 "dataset": attrs["dataset"],
                 "label": attrs["label"] if "label" in attrs else attrs["learner"],
-                "rule": attrs["query_rule"] + attrs["query_rule_params"],
+                "rule": attrs["query_rule"],
+                "setting": dict(json.loads(attrs["params"]),
+                                **json.loads(attrs["query_rule_params"] or "{}")),
                 "seed": int(attrs["seed"]),
                 "rounds": int(attrs["rounds"]),
                 "regret": float(summary["regret"]),
@@ -52,6 +54,13 @@ def read_runs(path):
                 "rounds_per_second": int(attrs["rounds"]) / float(attrs["seconds"]),
             })
     return runs
+
+
+def compact(run, runs):
+    """The learner and rule parameters that vary among the runs of this run's label, as a short JSON text."""
+    same = [r["setting"] for r in runs if r["label"] == run["label"] and r["dataset"] == run["dataset"]]
+    varying = {k: v for k, v in run["setting"].items() if any(s.get(k) != v for s in same)}
+    return json.dumps(varying, separators=(",", ":")) if varying else ""
 
 
 def settings(runs, passive):
@@ -64,7 +73,7 @@ def settings(runs, passive):
         base = reference.get((r["dataset"], r["seed"]))
         if base is None:
             sys.exit(f"no passive run for dataset '{r['dataset']}', seed {r['seed']}")
-        g = groups.setdefault((r["dataset"], r["label"], r["rule"]),
+        g = groups.setdefault((r["dataset"], r["label"], r["rule"] + compact(r, runs)),
                               {"ratio": [], "queries": [], "regret": [], "passive": [], "speed": [],
                                "rounds": r["rounds"]})
         g["ratio"].append(r["regret"] / base["regret"] if base["regret"] > 0 else math.nan)
