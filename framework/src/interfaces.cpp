@@ -4,6 +4,8 @@
 namespace glimpse {
 
 PluginObject::~PluginObject() = default;
+BatchProblem::~BatchProblem() = default;
+BatchLearner::~BatchLearner() = default;
 
 std::string_view plugin_kind_name(PluginKind kind) noexcept {
   switch (kind) {

@@ -12,6 +12,7 @@
 #include <numeric>
 #include <thread>
 
+#include "batch.hpp"
 #include "dataset_cache.hpp"
 #include "glimpse/error.hpp"
 #include "glimpse/interfaces.hpp"
@@ -259,6 +260,34 @@ class SeedCopies {
   std::map<std::pair<const Dataset*, std::uint64_t>, Entry> entries_;
 };
 
+// Batch protocols: the objects learners share on one (dataset, seed) split, freed after its last pending run.
+class SplitObjects {
+ public:
+  void expect(std::int32_t dataset, std::uint64_t seed) {
+    std::lock_guard lock(mutex_);
+    ++entries_[{dataset, seed}].remaining;
+  }
+  std::shared_ptr<SplitShared> acquire(std::int32_t dataset, std::uint64_t seed) {
+    std::lock_guard lock(mutex_);
+    auto& entry = entries_[{dataset, seed}];
+    if (!entry.objects) entry.objects = std::make_shared<SplitShared>();
+    return entry.objects;
+  }
+  void release(std::int32_t dataset, std::uint64_t seed) {
+    std::lock_guard lock(mutex_);
+    auto& entry = entries_[{dataset, seed}];
+    if (--entry.remaining <= 0) entry.objects.reset();
+  }
+
+ private:
+  struct Entry {
+    std::shared_ptr<SplitShared> objects;
+    std::int64_t remaining = 0;
+  };
+  std::mutex mutex_;
+  std::map<std::pair<std::int32_t, std::uint64_t>, Entry> entries_;
+};
+
 }  // namespace
 
 void fill_stream_order(std::span<std::int64_t> order, std::uint64_t order_key, std::int64_t pass, StreamOrder mode,
@@ -351,6 +380,7 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
   std::vector<DatasetPlan> plans;
   std::vector<ProblemShape> shapes;
   SeedCopies copies;
+  SplitObjects split_objects;
   for (auto& data : prepare_datasets(protocol)) {
     DatasetPlan plan;
     // The shape after every transform; a per-seed copy made for it is kept for its runs.
@@ -368,8 +398,9 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
       copies.keep(*data.test, protocol.seeds.front(), test);
     }
     plan.data = std::move(data);
-    for (std::int32_t l = 0; l < static_cast<std::int32_t>(protocol.learners.size()); ++l)
-      plan.oracle_params.push_back(protocol.oracle_for(l).resolve(0, &plan.shape));
+    if (!protocol.batch())
+      for (std::int32_t l = 0; l < static_cast<std::int32_t>(protocol.learners.size()); ++l)
+        plan.oracle_params.push_back(protocol.oracle_for(l).resolve(0, &plan.shape));
     for (const auto& metric : protocol.metrics) plan.metric_params.push_back(metric.resolve(0, &plan.shape));
     shapes.push_back(plan.shape);
     plans.push_back(std::move(plan));
@@ -392,6 +423,7 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
   for (const auto* run : pending) {
     const PreparedDataset& prepared = plans[static_cast<std::size_t>(run->dataset)].data;
     copies.expect(prepared, run->seed);
+    if (protocol.batch()) split_objects.expect(run->dataset, run->seed);
     if (prepared.test) copies.expect(*prepared.test, run->seed);
   }
 
@@ -414,44 +446,10 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
     const std::string params_json = run.learner_params.to_json();
     const StreamKeys keys(run.seed, dataset_use.name, learner_use.name(), params_json);
 
-    auto learner = create_as<Learner>(learner_use, run.learner_params);
-    const PluginUse& oracle_use = protocol.oracle_for(run.learner);
-    const ParamValues& oracle_params = plan.oracle_params[static_cast<std::size_t>(run.learner)];
-    auto oracle = create_as<FeedbackOracle>(oracle_use, oracle_params);
-    std::unique_ptr<QueryRule> rule;
-    const PluginUse* rule_use = protocol.query_rule_for(run.learner);
-    if (rule_use) rule = create_as<QueryRule>(*rule_use, run.query_rule_params);
     std::vector<std::unique_ptr<Metric>> metrics;
     for (std::size_t m = 0; m < protocol.metrics.size(); ++m)
       metrics.push_back(create_as<Metric>(protocol.metrics[m], plan.metric_params[m]));
-
-    RoundLoopInputs inputs;
-    inputs.data = &data;
-    inputs.learner = learner.get();
-    inputs.oracle = oracle.get();
-    inputs.query_rule = rule.get();
-    for (auto& metric : metrics) inputs.metrics.push_back(metric.get());
-    inputs.learner_seed = keys.learner;
-    inputs.order_key = keys.order;
-    inputs.oracle_key = keys.oracle;
-    inputs.query_key = keys.query;
-    inputs.passes = protocol.passes;
-    inputs.order = protocol.order;
-    inputs.test = test_copy.get();
-    inputs.test_every = protocol.test_every;
-    inputs.trace_rounds = protocol.trace_rounds;
-    inputs.rounds_done = &progress.rounds_done;
-    inputs.interrupted = &interrupted;
     RunRecord record;
-    const auto run_start = Clock::now();
-    try {
-      if (!run_rounds(inputs, record)) return false;  // abandoned: not written, rerun redoes it
-    } catch (const Error& e) {
-      throw Error("run " + run.id + " (learner '" + learner_use.name() + "', dataset '" + dataset_use.name + "')",
-                  e.what());
-    }
-    record.seconds = std::chrono::duration<double>(Clock::now() - run_start).count();
-
     record.id = run.id;
     record.index = run.index;
     record.dataset = dataset_use.name;
@@ -460,12 +458,75 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
     record.label = learner_use.output_name;
     record.learner_version = learner_use.plugin->spec->version;
     record.params_json = params_json;
-    record.oracle = oracle_use.name();
-    record.oracle_params = oracle_params.to_json();
-    record.query_rule = rule_use ? rule_use->name() : "";
-    record.query_rule_params = rule_use ? run.query_rule_params.to_json() : "";
     record.seed = run.seed;
     record.grid_point = run.grid_point;
+    const auto fail = [&](const Error& e) {
+      return Error("run " + run.id + " (learner '" + learner_use.name() + "', dataset '" + dataset_use.name + "')",
+                   e.what());
+    };
+    const auto run_start = Clock::now();
+    std::unique_ptr<Learner> learner;
+    if (protocol.batch()) {
+      BatchRunInputs inputs;
+      inputs.data = &data;
+      const BatchSplitRows split = make_batch_split(
+          data, protocol.split, derive_key(StreamKeys::dataset_key(run.seed, dataset_use.name), hash_name("split")));
+      inputs.split = &split;
+      const auto shared = split_objects.acquire(run.dataset, run.seed);
+      inputs.shared = shared.get();
+      inputs.learner_name = learner_use.name();
+      inputs.make_learner = [&] { return create_as<Learner>(learner_use, run.learner_params); };
+      inputs.batch_learner = learner_use.plugin->spec->batch;
+      for (auto& metric : metrics) inputs.metrics.push_back(metric.get());
+      inputs.learner_seed = keys.learner;
+      inputs.passes = protocol.passes;
+      inputs.test_every = protocol.test_every;
+      inputs.interrupted = &interrupted;
+      try {
+        const bool finished = run_batch(inputs, record);
+        split_objects.release(run.dataset, run.seed);
+        if (!finished) return false;  // abandoned: not written, rerun redoes it
+      } catch (const Error& e) {
+        split_objects.release(run.dataset, run.seed);
+        throw fail(e);
+      }
+    } else {
+      learner = create_as<Learner>(learner_use, run.learner_params);
+      const PluginUse& oracle_use = protocol.oracle_for(run.learner);
+      const ParamValues& oracle_params = plan.oracle_params[static_cast<std::size_t>(run.learner)];
+      auto oracle = create_as<FeedbackOracle>(oracle_use, oracle_params);
+      std::unique_ptr<QueryRule> rule;
+      const PluginUse* rule_use = protocol.query_rule_for(run.learner);
+      if (rule_use) rule = create_as<QueryRule>(*rule_use, run.query_rule_params);
+
+      RoundLoopInputs inputs;
+      inputs.data = &data;
+      inputs.learner = learner.get();
+      inputs.oracle = oracle.get();
+      inputs.query_rule = rule.get();
+      for (auto& metric : metrics) inputs.metrics.push_back(metric.get());
+      inputs.learner_seed = keys.learner;
+      inputs.order_key = keys.order;
+      inputs.oracle_key = keys.oracle;
+      inputs.query_key = keys.query;
+      inputs.passes = protocol.passes;
+      inputs.order = protocol.order;
+      inputs.test = test_copy.get();
+      inputs.test_every = protocol.test_every;
+      inputs.trace_rounds = protocol.trace_rounds;
+      inputs.rounds_done = &progress.rounds_done;
+      inputs.interrupted = &interrupted;
+      try {
+        if (!run_rounds(inputs, record)) return false;  // abandoned: not written, rerun redoes it
+      } catch (const Error& e) {
+        throw fail(e);
+      }
+      record.oracle = oracle_use.name();
+      record.oracle_params = oracle_params.to_json();
+      record.query_rule = rule_use ? rule_use->name() : "";
+      record.query_rule_params = rule_use ? run.query_rule_params.to_json() : "";
+    }
+    record.seconds = std::chrono::duration<double>(Clock::now() - run_start).count();
     for (std::size_t m = 0; m < metrics.size(); ++m) {
       MetricResults out;
       metrics[m]->report(out);
@@ -479,7 +540,7 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
             {metric_output_name(protocol.metrics[m], x.suffix), x.rows, x.cols, std::move(x.values)});
     }
     MetricResults learner_out;
-    learner->report(learner_out);
+    if (learner) learner->report(learner_out);
     for (auto& s : learner_out.scalars) record.scalars.emplace_back("learner_" + s.suffix, s.value);
     for (auto& c : learner_out.curves)
       record.curves.push_back({"learner_" + c.suffix, std::move(c.rounds), std::move(c.values)});

@@ -45,8 +45,8 @@ std::string why_not_loadable(const fs::path& file) {
 void check_spec(const PluginSpec& spec) {
   static const std::regex name_pattern("[a-z][a-z0-9_]*");
   if (!std::regex_match(spec.name, name_pattern)) throw Error("its name '" + spec.name + "' is not lower_snake_case");
-  if (spec.kind == PluginKind::learner && spec.accepts.empty())
-    throw Error("learner '" + spec.name + "' declares no feedback kind it accepts");
+  if (spec.kind == PluginKind::learner && spec.accepts.empty() && !spec.batch)
+    throw Error("learner '" + spec.name + "' declares no feedback kind it accepts (and is no batch learner)");
   if (spec.kind == PluginKind::oracle && spec.produces == FeedbackKind::none)
     throw Error("oracle '" + spec.name + "' declares no feedback kind it produces");
   std::set<std::string> names;

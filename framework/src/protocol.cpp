@@ -266,7 +266,7 @@ Protocol parse_protocol(const std::string& text, const std::string& file, const 
   if (!is_object(root)) r.fail("", "expected a JSON object at the top level");
   r.only_keys(root, "",
               {"name", "description", "kind", "datasets", "oracle", "query_rule", "learners", "metrics", "seeds",
-               "passes", "order", "selection", "trace", "test_every", "output"});
+               "passes", "order", "selection", "trace", "test_every", "split", "output"});
 
   Protocol protocol;
   protocol.file = file;
@@ -274,8 +274,33 @@ Protocol parse_protocol(const std::string& text, const std::string& file, const 
   if (const auto* n = r.child(root, "name")) protocol.name = r.value(*n, "name", "a name");
   if (const auto* k = r.child(root, "kind")) {
     protocol.kind = r.value(*k, "kind", "a protocol kind");
-    if (protocol.kind != "online")
-      r.fail("kind", "expected 'online', got '" + protocol.kind + "' (batch protocols are not implemented yet)");
+    if (protocol.kind != "online" && protocol.kind != "batch")
+      r.fail("kind", "expected 'online' or 'batch', got '" + protocol.kind + "'");
+  }
+  const bool batch = protocol.batch();
+  if (const auto* split = r.child(root, "split")) {
+    if (!batch) r.fail("split", "only batch protocols (\"kind\": \"batch\") split their datasets");
+    if (!is_object(*split)) r.fail("split", "expected {\"test\": FRACTION, \"labelled\": FRACTION, \"folds\": N}");
+    r.only_keys(*split, "split", {"test", "labelled", "folds"});
+    // test in (0, 1); labelled in (0, 1]
+    const auto fraction = [&](const char* key, double& out, bool one_allowed) {
+      const auto* node = r.child(*split, key);
+      if (!node) return;
+      const std::string path = std::string("split.") + key;
+      const std::string written = r.value(*node, path, "a fraction");
+      char* end = nullptr;
+      const double v = std::strtod(written.c_str(), &end);
+      if (written.empty() || *end != '\0' || !(v > 0.0 && (one_allowed ? v <= 1.0 : v < 1.0)))
+        r.fail(path,
+               std::string("expected a fraction in (0, 1") + (one_allowed ? "]" : ")") + ", got '" + written + "'");
+      out = v;
+    };
+    fraction("test", protocol.split.test, false);
+    fraction("labelled", protocol.split.labelled, true);
+    if (const auto* folds = r.child(*split, "folds")) {
+      protocol.split.folds = parse_integer(r, *folds, "split.folds", 0);
+      if (protocol.split.folds == 1) r.fail("split.folds", "expected 0 (no cross-validation) or at least 2, got 1");
+    }
   }
 
   // One dataset entry: an installed dataset or a data source, its transforms and, unless it is itself a test
@@ -321,20 +346,45 @@ Protocol parse_protocol(const std::string& text, const std::string& file, const 
   std::set<std::string> dataset_names;
   for (const auto& [path, node] : r.list(root, "datasets", true)) {
     DatasetUse data = dataset_entry(*node, path, true);
+    if (batch && !data.test.empty())
+      r.fail(path + ".test", "a batch protocol holds out its test rows by \"split\"; remove \"test\"");
     if (!dataset_names.insert(data.name).second)
       r.fail(path + ".name", "dataset name '" + data.name + "' is used twice; give each a distinct \"name\"");
     for (auto& variant : expand_transform_grids(data)) protocol.datasets.push_back(std::move(variant));
   }
 
   const pt::ptree* oracle = r.child(root, "oracle");
-  if (!oracle) r.fail("", "missing \"oracle\" (the feedback oracle, e.g. {\"name\": \"full\"})");
-  protocol.oracle = r.plugin_use(*oracle, "oracle", PluginKind::oracle, "name", {"name", "params"});
-  if (const auto* rule = r.child(root, "query_rule"))
-    protocol.query_rule = r.plugin_use(*rule, "query_rule", PluginKind::query_rule, "name", {"name", "params", "grid"});
+  if (batch) {
+    for (const char* key : {"oracle", "query_rule"})
+      if (r.child(root, key))
+        r.fail(key, "a batch protocol has no " + std::string(key) +
+                        ": the labelled rows of its \"split\" keep their labels");
+  } else {
+    if (!oracle) r.fail("", "missing \"oracle\" (the feedback oracle, e.g. {\"name\": \"full\"})");
+    protocol.oracle = r.plugin_use(*oracle, "oracle", PluginKind::oracle, "name", {"name", "params"});
+    if (const auto* rule = r.child(root, "query_rule"))
+      protocol.query_rule =
+          r.plugin_use(*rule, "query_rule", PluginKind::query_rule, "name", {"name", "params", "grid"});
+  }
 
   for (const auto& [path, node] : r.list(root, "learners", true)) {
+    if (batch) {
+      PluginUse learner = r.plugin_use(*node, path, PluginKind::learner, "name", {"name", "params", "grid", "as"});
+      const PluginSpec& spec = *learner.plugin->spec;
+      if (!spec.batch && !spec.accepts.contains(FeedbackKind::label))
+        r.fail(path + ".name", "learner '" + spec.name +
+                                   "' can be fitted neither in batch nor by passes over labelled rows (it does not "
+                                   "accept label feedback)");
+      protocol.learners.push_back(std::move(learner));
+      protocol.learner_oracles.emplace_back();
+      protocol.learner_query_rules.emplace_back();
+      continue;
+    }
     PluginUse learner = r.plugin_use(*node, path, PluginKind::learner, "name",
                                      {"name", "params", "grid", "oracle", "query_rule", "as"});
+    if (learner.plugin->spec->batch && learner.plugin->spec->accepts.empty())
+      r.fail(path + ".name", "learner '" + learner.name() +
+                                 "' is fitted in batch protocols only (\"kind\": \"batch\"); it does not learn online");
     // A learner may have an oracle of its own (e.g. exact labels for a baseline beside candidate-set learners).
     std::optional<PluginUse> own_oracle;
     if (const auto* o = r.child(*node, "oracle"))
@@ -385,7 +435,8 @@ Protocol parse_protocol(const std::string& text, const std::string& file, const 
   if (const auto* passes = r.child(root, "passes")) protocol.passes = parse_integer(r, *passes, "passes", 1);
   if (const auto* every = r.child(root, "test_every")) {
     protocol.test_every = parse_integer(r, *every, "test_every", 0);
-    if (std::none_of(protocol.datasets.begin(), protocol.datasets.end(), [](const auto& d) { return !d.test.empty(); }))
+    if (!batch &&
+        std::none_of(protocol.datasets.begin(), protocol.datasets.end(), [](const auto& d) { return !d.test.empty(); }))
       r.fail("test_every", "no dataset has a \"test\" part to evaluate on");
   }
   if (const auto* order = r.child(root, "order")) {
@@ -406,15 +457,20 @@ Protocol parse_protocol(const std::string& text, const std::string& file, const 
     protocol.trace_rounds = t == "rounds";
   }
 
+  // Cross-validated batch protocols choose, on every split, the grid point of least cross-validation error.
+  const bool cross_validates = batch && protocol.split.folds > 1;
   protocol.selection.metric = protocol.metrics.front().output_name;
+  if (cross_validates) protocol.selection = {"cv_error", false, true};
   if (const auto* selection = r.child(root, "selection")) {
     if (!is_object(*selection)) r.fail("selection", "expected {\"metric\": NAME, \"goal\": \"max\" or \"min\"}");
-    r.only_keys(*selection, "selection", {"metric", "goal"});
+    r.only_keys(*selection, "selection", {"metric", "goal", "per_seed"});
     if (const auto* m = r.child(*selection, "metric")) {
       protocol.selection.metric = r.value(*m, "selection.metric", "a metric output name");
-      const bool known = std::any_of(metric_names.begin(), metric_names.end(), [&](const std::string& name) {
-        return protocol.selection.metric == name || protocol.selection.metric.rfind(name + "_", 0) == 0;
-      });
+      const bool known =
+          (cross_validates && protocol.selection.metric == "cv_error") ||
+          std::any_of(metric_names.begin(), metric_names.end(), [&](const std::string& name) {
+            return protocol.selection.metric == name || protocol.selection.metric.rfind(name + "_", 0) == 0;
+          });
       if (!known)
         r.fail("selection.metric", "'" + protocol.selection.metric + "' is not produced by any metric; metrics: " +
                                        join({metric_names.begin(), metric_names.end()}));
@@ -423,6 +479,11 @@ Protocol parse_protocol(const std::string& text, const std::string& file, const 
       const std::string goal = r.value(*g, "selection.goal", "'max' or 'min'");
       if (goal != "max" && goal != "min") r.fail("selection.goal", "expected 'max' or 'min', got '" + goal + "'");
       protocol.selection.maximize = goal == "max";
+    }
+    if (const auto* p = r.child(*selection, "per_seed")) {
+      const std::string v = r.value(*p, "selection.per_seed", "true or false");
+      if (v != "true" && v != "false") r.fail("selection.per_seed", "expected true or false, got '" + v + "'");
+      protocol.selection.per_seed = v == "true";
     }
   }
   if (const auto* output = r.child(root, "output")) protocol.output = r.value(*output, "output", "a file name");

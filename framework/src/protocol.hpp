@@ -70,6 +70,19 @@ enum class StreamOrder {
 struct SelectionRule {
   std::string metric;
   bool maximize = true;
+  // Choose the grid point separately for every seed (as cross-validation does, on each split) instead of by
+  // the mean over seeds.
+  bool per_seed = false;
+};
+
+// How a batch protocol splits each dataset for each seed (ALGORITHMS.md 9.4): a stratified `test` fraction is
+// held out, a stratified `labelled` fraction of the rest keeps its labels, the other training rows are
+// unlabelled. With `folds` > 1 every run also cross-validates on the labelled rows (stratified folds; the
+// held-out fold stays among the training points, unlabelled) and records `cv_error`.
+struct BatchSplit {
+  double test = 0.3;
+  double labelled = 0.3;
+  std::int64_t folds = 0;
 };
 
 struct Protocol {
@@ -78,9 +91,11 @@ struct Protocol {
   std::string canonical;   // normalised JSON without the output name
   std::uint64_t hash = 0;  // of `canonical`: a trace file belongs to exactly one protocol
   std::string name;
-  std::string kind = "online";
+  std::string kind = "online";  // or "batch"
+  bool batch() const noexcept { return kind == "batch"; }
+  BatchSplit split;             // batch protocols only
   std::vector<DatasetUse> datasets;
-  PluginUse oracle;
+  PluginUse oracle;  // online protocols only (a batch protocol's labels come from its split)
   std::optional<PluginUse> query_rule;  // the protocol's: decides, each round, whether the oracle is asked
   std::vector<PluginUse> learners;
   std::vector<std::optional<PluginUse>> learner_oracles;  // per learner: its own oracle, if it names one
@@ -97,10 +112,10 @@ struct Protocol {
   }
   std::vector<PluginUse> metrics;
   std::vector<std::uint64_t> seeds;
-  std::int64_t passes = 1;
+  std::int64_t passes = 1;  // batch protocols: online learners' passes over the labelled rows
   StreamOrder order = StreamOrder::shuffle;  // "order"
   bool trace_rounds = true;                  // "trace": "rounds" (default) or "curves"
-  std::int64_t test_every = 0;               // rounds between held-out evaluations (0: only after the last)
+  std::int64_t test_every = 0;  // rounds (batch: fit iterations) between held-out evaluations (0: only at the end)
   SelectionRule selection;
   std::string output;
 };

@@ -106,7 +106,7 @@ std::vector<Group> group_by_grid_point(const std::vector<RunSummary>& runs) {
 }  // namespace
 
 std::vector<SummaryRow> summarize(const std::vector<RunSummary>& runs, const std::string& selection_metric,
-                                  bool maximize, bool every_grid_point) {
+                                  bool maximize, bool every_grid_point, bool per_seed) {
   const std::vector<Group> groups = group_by_grid_point(runs);
   const auto metric = [](const RunSummary& run, const std::string& name) {
     for (const auto& [n, v] : run.metrics)
@@ -133,6 +133,36 @@ std::vector<SummaryRow> summarize(const std::vector<RunSummary>& runs, const std
   for (const auto& g : groups) {
     if (every_grid_point) {
       for (const auto& [params, members] : g.points) rows.push_back(row_for(g, params, members));
+      continue;
+    }
+    if (per_seed) {
+      // Every seed (split) its own best grid point, as cross-validation chooses; the row averages the chosen
+      // runs and names the point chosen most often.
+      std::vector<const RunSummary*> chosen;
+      std::vector<std::pair<std::string, std::int64_t>> counts;
+      for (const auto& [params, members] : g.points)
+        for (const auto* run : members) {
+          const auto same_seed =
+              std::find_if(chosen.begin(), chosen.end(), [&](const RunSummary* c) { return c->seed == run->seed; });
+          const double value = metric(*run, selection_metric);
+          if (same_seed == chosen.end()) {
+            chosen.push_back(run);
+          } else if (!std::isnan(value)) {
+            const double incumbent = metric(**same_seed, selection_metric);
+            if (std::isnan(incumbent) || (maximize ? value > incumbent : value < incumbent)) *same_seed = run;
+          }
+        }
+      for (const auto* run : chosen) {
+        auto c = std::find_if(counts.begin(), counts.end(), [&](const auto& x) { return x.first == run->params; });
+        if (c == counts.end()) c = counts.insert(counts.end(), {run->params, 0});
+        ++c->second;
+      }
+      const auto most = std::max_element(counts.begin(), counts.end(),
+                                         [](const auto& a, const auto& b) { return a.second < b.second; });
+      const std::string params = counts.size() == 1 ? most->first
+                                                     : "per seed; most often (" + std::to_string(most->second) + "/" +
+                                                           std::to_string(chosen.size()) + "): " + most->first;
+      rows.push_back(row_for(g, params, chosen));
       continue;
     }
     const std::vector<const RunSummary*>* best = nullptr;
@@ -241,13 +271,16 @@ void print_summary(const std::filesystem::path& path, std::ostream& out, Summary
     throw Error(path.string(), "not a glimpse trace file (no schema_version)");
   const std::string selection = h5::read_string_attribute(file, "selection_metric");
   const bool maximize = h5::read_string_attribute(file, "selection_goal") == "max";
+  const bool per_seed = h5::has_attribute(file, "selection_per_seed") &&
+                        h5::read_string_attribute(file, "selection_per_seed") == "true";
   const auto runs = read_run_summaries(file);
-  const auto rows = summarize(runs, selection, maximize, view == SummaryView::every_grid_point);
+  const auto rows = summarize(runs, selection, maximize, view == SummaryView::every_grid_point, per_seed);
   const auto total = h5::read_int_attribute(file, "runs_total");
   out << path.string() << ": " << runs.size() << " of " << total << " runs complete; "
       << (view == SummaryView::every_grid_point
               ? "every grid point"
-              : "grid point chosen by " + std::string(maximize ? "max" : "min") + " mean " + selection)
+              : "grid point chosen by " + std::string(maximize ? "max" : "min") + (per_seed ? " " : " mean ") +
+                    selection + (per_seed ? " on each seed" : ""))
       << "; mean (std) over seeds\n\n";
   if (view == SummaryView::table) {
     // The papers' layout: datasets down, learners across, one metric.

@@ -40,9 +40,10 @@ struct SummaryRow {
   std::vector<std::string> metric_names;
   std::vector<double> means, stds;
 };
-// With every_grid_point, one row per (dataset, learner, grid point) instead of the chosen one.
+// With every_grid_point, one row per (dataset, learner, grid point) instead of the chosen one. With per_seed,
+// each seed's best run instead of the grid point of best mean (params then names the point chosen most often).
 std::vector<SummaryRow> summarize(const std::vector<RunSummary>& runs, const std::string& selection_metric,
-                                  bool maximize, bool every_grid_point = false);
+                                  bool maximize, bool every_grid_point = false, bool per_seed = false);
 
 enum class SummaryView {
   rows,              // one row per (dataset, learner) at the chosen grid point, every metric

@@ -171,6 +171,7 @@ void TraceStore::finalize(std::int64_t total_runs) {
     h5::write_attribute(file, "protocol_hash", hash_text(protocol_.hash));
     h5::write_attribute(file, "selection_metric", protocol_.selection.metric);
     h5::write_attribute(file, "selection_goal", std::string(protocol_.selection.maximize ? "max" : "min"));
+    h5::write_attribute(file, "selection_per_seed", std::string(protocol_.selection.per_seed ? "true" : "false"));
     h5::write_attribute(file, "runs_total", total_runs);
     h5::write_attribute(file, "runs_complete", static_cast<std::int64_t>(sources.size()));
     h5::write_text(file, "protocol", protocol_.text);

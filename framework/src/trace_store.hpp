@@ -16,7 +16,7 @@
 
 namespace glimpse {
 
-inline constexpr const char* trace_schema_version = "1.1.0";
+inline constexpr const char* trace_schema_version = "1.2.0";
 
 struct NamedCurve {
   std::string name;

@@ -68,7 +68,7 @@ TEST(Protocol, RefusesMalformedJsonWithTheLine) {
 TEST(Protocol, RefusesUnknownTopLevelKey) {
   EXPECT_EQ(refusal(with(valid, "\"seeds\": 2", "\"seed\": 2")),
             "x.json: seed: unknown key 'seed'; expected one of name, description, kind, datasets, oracle, query_rule, "
-            "learners, metrics, seeds, passes, order, selection, trace, test_every, output");
+            "learners, metrics, seeds, passes, order, selection, trace, test_every, split, output");
 }
 
 TEST(Protocol, RefusesUnknownPluginListingTheAvailableOnes) {
@@ -144,7 +144,9 @@ TEST(Protocol, RefusesMissingSectionsAndBadSettings) {
   EXPECT_EQ(refusal(with(valid, "\"seeds\": 2", "\"seeds\": 0")), "x.json: seeds: expected an integer >= 1, got '0'");
   EXPECT_EQ(refusal(with(valid, "\"seeds\": 2", "\"seeds\": [1, 1]")), "x.json: seeds: seed 1 is listed twice");
   EXPECT_EQ(refusal(with(valid, "\"seeds\": 2", "\"kind\": \"batch\"")),
-            "x.json: kind: expected 'online', got 'batch' (batch protocols are not implemented yet)");
+            "x.json: oracle: a batch protocol has no oracle: the labelled rows of its \"split\" keep their labels");
+  EXPECT_EQ(refusal(with(valid, "\"seeds\": 2", "\"kind\": \"offline\"")),
+            "x.json: kind: expected 'online' or 'batch', got 'offline'");
   EXPECT_EQ(refusal(with(valid, "\"seeds\": 2", "\"selection\": {\"metric\": \"accuracy\"}")),
             "x.json: selection.metric: 'accuracy' is not produced by any metric; metrics: online_accuracy");
   EXPECT_EQ(refusal(with(valid, "[{\"name\": \"online_accuracy\"}]",

@@ -8,6 +8,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -68,6 +70,51 @@ class GLIMPSE_API Learner : public PluginObject {
   // What the learner has to say about its run (e.g. whether and when it switched models), written to the
   // trace beside the metrics' results under "learner_" + suffix.
   virtual void report(MetricResults& out) const { (void)out; }
+};
+
+// The training part of one split of a batch protocol (kind "batch", ALGORITHMS.md 8), as a batch learner sees
+// it: views into the shared dataset, nothing copied. The points are the split's training rows, labelled and
+// unlabelled, in an order shared by every fit on this split (every learner, grid point and cross-validation
+// fold), so a precomputation over all of them, such as a k-NN graph, can be built once through shared().
+class GLIMPSE_API BatchProblem {
+ public:
+  virtual ~BatchProblem();
+  virtual ProblemShape shape() const = 0;  // n: the training points
+  virtual Instance point(std::int64_t i) const = 0;
+  // The points whose labels this fit may use (indices into point()), and their labels in the same order.
+  virtual std::span<const std::int64_t> labelled() const = 0;
+  virtual std::span<const std::int32_t> labels() const = 0;
+  // Call after each iteration of the fit with the objective: the host records it, may evaluate the learner on
+  // the test part now (so evaluate() must work between iterations), and returns false when the run is to stop
+  // (interrupted), after which fit() should return promptly.
+  virtual bool iteration_done(std::int64_t iteration, double objective) = 0;
+  // An object shared by every fit on this split, made by `build` (returning a std::shared_ptr<T>) on the first
+  // request for `key` (concurrent requests wait for it), freed after the split's last run. The host keeps each
+  // plugin's keys apart.
+  template <class T, class Build>
+  std::shared_ptr<const T> shared(const std::string& key, Build&& build) {
+    return std::static_pointer_cast<const T>(
+        shared_object(key, [&]() -> std::shared_ptr<const void> { return std::shared_ptr<const T>(build()); }));
+  }
+
+ protected:
+  virtual std::shared_ptr<const void> shared_object(const std::string& key,
+                                                    const std::function<std::shared_ptr<const void>()>& build) = 0;
+};
+
+// A learner fitted on a whole training part at once (declare PluginSpec::batch). In batch protocols fit() is
+// called once on a fresh object, then evaluate() on held-out rows; predict() must give the same scores. A batch
+// learner that cannot also learn online declares no feedback kind in `accepts`.
+class GLIMPSE_API BatchLearner : public Learner {
+ public:
+  ~BatchLearner() override;
+  // `seed` keys the fit's own random stream (e.g. SGD's choice of points).
+  virtual void fit(BatchProblem& problem, std::uint64_t seed) = 0;
+  // Online use, for batch learners that have none: predict is evaluate; learning is refused at validation.
+  void reset(const ProblemShape&, std::uint64_t) override {}
+  void predict(const Instance& x, Prediction& pred) override { evaluate(x, pred); }
+  void learn(const Instance&, const Prediction&, const Feedback&) override {}
+  void evaluate(const Instance& x, Prediction& pred) override = 0;
 };
 
 // What the world knows about a round; only oracles and metrics see it.

@@ -31,6 +31,7 @@ struct PluginSpec {
   std::string reference;        // paper and section, where one applies
   std::vector<ParamSpec> params;
   FeedbackKinds accepts;                       // learners: feedback kinds they can learn from
+  bool batch = false;                          // learners: a BatchLearner, fitted whole in batch protocols
   FeedbackKind produces = FeedbackKind::none;  // oracles: the kind they return
 };
 

@@ -37,4 +37,24 @@ inline std::vector<bool> stratified_choice(std::span<const std::int32_t> labels,
   return stratified_choice(labels, fractions, key);
 }
 
+// Stratified k-fold assignment: each class's rows, shuffled by Rng(derive_key(key, k)), are dealt to folds
+// 0..folds-1 in turn (continuing from where the previous class stopped), so fold sizes differ by at most one and
+// every fold holds each class's share.
+inline std::vector<std::int32_t> stratified_folds(std::span<const std::int32_t> labels, std::int32_t num_classes,
+                                                  std::int32_t folds, std::uint64_t key) {
+  std::vector<std::vector<std::int64_t>> by_class(static_cast<std::size_t>(num_classes));
+  for (std::int64_t i = 0; i < static_cast<std::int64_t>(labels.size()); ++i)
+    by_class[static_cast<std::size_t>(labels[static_cast<std::size_t>(i)])].push_back(i);
+  std::vector<std::int32_t> fold(labels.size(), 0);
+  std::int64_t dealt = 0;
+  for (std::size_t k = 0; k < by_class.size(); ++k) {
+    auto& rows = by_class[k];
+    Rng rng(derive_key(key, static_cast<std::uint64_t>(k)));
+    for (std::size_t i = rows.size(); i > 1; --i) std::swap(rows[i - 1], rows[rng.below(i)]);
+    for (const std::int64_t row : rows)
+      fold[static_cast<std::size_t>(row)] = static_cast<std::int32_t>(dealt++ % folds);
+  }
+  return fold;
+}
+
 }  // namespace glimpse

@@ -1,0 +1,208 @@
+#include "batch.hpp"
+
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+
+#include "glimpse/error.hpp"
+#include "glimpse/random.hpp"
+#include "glimpse/split.hpp"
+
+namespace glimpse {
+
+BatchSplitRows make_batch_split(const Dataset& data, const BatchSplit& split, std::uint64_t key) {
+  BatchSplitRows rows;
+  const std::vector<bool> held_out =
+      stratified_choice(data.labels(), data.num_classes(), split.test, derive_key(key, hash_name("test")));
+  std::vector<std::int32_t> train_labels;
+  for (std::int64_t row = 0; row < data.size(); ++row) {
+    if (held_out[static_cast<std::size_t>(row)]) {
+      rows.test.push_back(row);
+    } else {
+      rows.train.push_back(row);
+      train_labels.push_back(data.label(row));
+    }
+  }
+  const std::vector<bool> labelled =
+      stratified_choice(train_labels, data.num_classes(), split.labelled, derive_key(key, hash_name("labelled")));
+  for (std::size_t i = 0; i < rows.train.size(); ++i) {
+    if (!labelled[i]) continue;
+    rows.labelled.push_back(static_cast<std::int64_t>(i));
+    rows.labels.push_back(train_labels[i]);
+  }
+  if (rows.labelled.empty() || rows.test.empty())
+    throw Error("the split leaves " + std::to_string(rows.labelled.size()) + " labelled and " +
+                std::to_string(rows.test.size()) + " test rows of " + std::to_string(data.size()) +
+                "; use larger fractions or more data");
+  if (split.folds > 1)
+    rows.fold = stratified_folds(rows.labels, data.num_classes(), static_cast<std::int32_t>(split.folds),
+                                 derive_key(key, hash_name("folds")));
+  return rows;
+}
+
+std::shared_ptr<const void> SplitShared::get(const std::string& key,
+                                             const std::function<std::shared_ptr<const void>()>& build) {
+  std::promise<std::shared_ptr<const void>> promise;
+  std::shared_future<std::shared_ptr<const void>> future;
+  bool builder = false;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = objects_.find(key);
+    if (it == objects_.end()) {
+      future = promise.get_future().share();
+      objects_.emplace(key, future);
+      builder = true;
+    } else {
+      future = it->second;
+    }
+  }
+  if (builder) {
+    try {
+      promise.set_value(build());
+    } catch (...) {
+      promise.set_exception(std::current_exception());
+    }
+  }
+  return future.get();
+}
+
+namespace {
+
+// The training part as one fit sees it: all training points, and the labelled ones this fit may use.
+class HostProblem final : public BatchProblem {
+ public:
+  using OnIteration = std::function<bool(std::int64_t, double)>;
+  HostProblem(const BatchRunInputs& in, std::vector<std::int64_t> labelled, std::vector<std::int32_t> labels,
+              OnIteration on_iteration)
+      : in_(in), labelled_(std::move(labelled)), labels_(std::move(labels)), on_iteration_(std::move(on_iteration)) {}
+
+  ProblemShape shape() const override {
+    return {static_cast<std::int64_t>(in_.split->train.size()), in_.data->dim(), in_.data->num_classes()};
+  }
+  Instance point(std::int64_t i) const override { return in_.data->row(in_.split->train[static_cast<std::size_t>(i)]); }
+  std::span<const std::int64_t> labelled() const override { return labelled_; }
+  std::span<const std::int32_t> labels() const override { return labels_; }
+  bool iteration_done(std::int64_t iteration, double objective) override {
+    last_iteration_ = iteration;
+    last_objective_ = objective;
+    return on_iteration_(iteration, objective);
+  }
+  std::int64_t last_iteration() const noexcept { return last_iteration_; }
+  double last_objective() const noexcept { return last_objective_; }
+
+ protected:
+  std::shared_ptr<const void> shared_object(const std::string& key,
+                                            const std::function<std::shared_ptr<const void>()>& build) override {
+    return in_.shared->get(in_.learner_name + '\n' + key, build);
+  }
+
+ private:
+  const BatchRunInputs& in_;
+  std::vector<std::int64_t> labelled_;
+  std::vector<std::int32_t> labels_;
+  OnIteration on_iteration_;
+  std::int64_t last_iteration_ = 0;
+  double last_objective_ = std::numeric_limits<double>::quiet_NaN();  // NaN until an iteration is reported
+};
+
+// Fits a fresh learner on the problem's labelled points: BatchLearner::fit, or `passes` passes of predict and
+// learn (label feedback) in an order drawn from the learner's seed, one iteration per pass with the pass's
+// training error as its objective. Returns false when interrupted.
+bool fit(const BatchRunInputs& in, Learner& learner, HostProblem& problem) {
+  const ProblemShape shape = problem.shape();
+  learner.reset(shape, in.learner_seed);
+  if (in.batch_learner) {
+    auto* batch = dynamic_cast<BatchLearner*>(&learner);
+    if (!batch) throw Error("learner '" + in.learner_name + "' declares batch fitting but is not a BatchLearner");
+    batch->fit(problem, in.learner_seed);
+    return !(in.interrupted && (*in.interrupted)());
+  }
+  Prediction pred;
+  pred.scores.assign(static_cast<std::size_t>(shape.K), 0.0);
+  const auto labelled = problem.labelled();
+  const auto labels = problem.labels();
+  std::vector<std::size_t> order(labelled.size());
+  for (std::int64_t pass = 0; pass < in.passes; ++pass) {
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    Rng rng(derive_key(in.learner_seed, static_cast<std::uint64_t>(pass)));
+    for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
+    std::int64_t mistakes = 0;
+    for (const std::size_t i : order) {
+      const Instance x = problem.point(labelled[i]);
+      learner.predict(x, pred);
+      mistakes += pred.predicted != labels[i];
+      learner.learn(x, pred, Feedback{LabelFeedback{labels[i]}});
+    }
+    if (!problem.iteration_done(pass + 1, static_cast<double>(mistakes) / static_cast<double>(order.size())))
+      return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool run_batch(const BatchRunInputs& in, RunRecord& record) {
+  const BatchSplitRows& split = *in.split;
+  const auto keep_going = [&](std::int64_t, double) { return !(in.interrupted && (*in.interrupted)()); };
+
+  if (!split.fold.empty()) {
+    // Cross-validation: fold f's labelled points stay among the training points, unlabelled, and are predicted
+    // by the learner fitted on the other folds. cv_error pools the mistakes over every fold.
+    const std::int32_t folds = *std::max_element(split.fold.begin(), split.fold.end()) + 1;
+    std::vector<std::int64_t> mistakes(static_cast<std::size_t>(folds), 0);
+    std::atomic<bool> stopped{false};
+    tbb::parallel_for(0, folds, [&](std::int32_t f) {
+      std::vector<std::int64_t> labelled;
+      std::vector<std::int32_t> labels;
+      for (std::size_t i = 0; i < split.labelled.size(); ++i)
+        if (split.fold[i] != f) labelled.push_back(split.labelled[i]), labels.push_back(split.labels[i]);
+      HostProblem problem(in, std::move(labelled), std::move(labels), keep_going);
+      const auto learner = in.make_learner();
+      if (!fit(in, *learner, problem)) {
+        stopped = true;
+        return;
+      }
+      Prediction pred;
+      pred.scores.assign(static_cast<std::size_t>(in.data->num_classes()), 0.0);
+      for (std::size_t i = 0; i < split.labelled.size(); ++i) {
+        if (split.fold[i] != f) continue;
+        learner->evaluate(problem.point(split.labelled[i]), pred);
+        mistakes[static_cast<std::size_t>(f)] += pred.predicted != split.labels[i];
+      }
+    });
+    if (stopped) return false;
+    record.scalars.emplace_back(
+        "cv_error", static_cast<double>(std::accumulate(mistakes.begin(), mistakes.end(), std::int64_t{0})) /
+                        static_cast<double>(split.labelled.size()));
+  }
+
+  const auto learner = in.make_learner();
+  const ProblemShape shape{static_cast<std::int64_t>(split.train.size()), in.data->dim(), in.data->num_classes()};
+  for (auto* metric : in.metrics) metric->reset(shape, 0);
+  NamedCurve objective{"objective", {}, {}};
+  Prediction pred;
+  pred.scores.assign(static_cast<std::size_t>(shape.K), 0.0);
+  const auto evaluate_on_test = [&](std::int64_t iteration, double value) {
+    objective.rounds.push_back(iteration);
+    objective.values.push_back(value);
+    for (const std::int64_t row : split.test) {
+      learner->evaluate(in.data->row(row), pred);
+      for (auto* metric : in.metrics) metric->observe_test(in.data->label(row), pred);
+    }
+    for (auto* metric : in.metrics) metric->test_done(iteration);
+  };
+  HostProblem problem(in, split.labelled, split.labels, [&](std::int64_t iteration, double value) {
+    if (in.test_every > 0 && iteration % in.test_every == 0) evaluate_on_test(iteration, value);
+    return keep_going(iteration, value);
+  });
+  if (!fit(in, *learner, problem)) return false;
+  if (objective.rounds.empty() || objective.rounds.back() != problem.last_iteration())
+    evaluate_on_test(problem.last_iteration(), problem.last_objective());
+  record.rounds = problem.last_iteration();
+  record.curves.push_back(std::move(objective));
+  return true;
+}
+
+}  // namespace glimpse

@@ -1,0 +1,203 @@
+// PS3VT (P3, Alg. 1; ALGORITHMS.md 8): a linear multiclass model W (d x K, column k scores class k) fitted on a
+// labelled and an unlabelled part by proximal stochastic sub-gradient steps on
+//   J(W) = 1/n sum_i [1 - (h(x_i)_{y_i} - max_{y' != y_i} h(x_i)_{y'})]_+ + tau_A ||W||_F^2
+//          + tau_I tr(W^T X L X^T W) + tau_S sum_{j > theta} lambda_j(W),
+// each step followed by generalised singular value thresholding of the tail beyond theta (P3 Prop. 1) and a
+// projection onto the unit ball. The special cases of P3's Table 2 are presets of the same learner (`variant`):
+// linear_mc (tau_I = tau_S = 0), lrc_mc (tau_I = 0), ss_mc (tau_S = 0).
+// P3 lists its step-size grid as "mu in {10, ..., 1e5}" next to an update W - (1/mu) G: we read the grid as mu,
+// so steps are 1e-5 .. 0.1 (steps of 10 .. 1e5 would make every iterate the projected last sub-gradient).
+#include <Eigen/Dense>
+#include <cmath>
+#include <glimpse/algorithms/knn_graph.hpp>
+#include <glimpse/algorithms/singular_value_threshold.hpp>
+#include <glimpse/glimpse.hpp>
+#include <limits>
+
+namespace {
+
+using glimpse::ParamSpec;
+
+class Ps3vt final : public glimpse::BatchLearner {
+ public:
+  static glimpse::PluginSpec spec() {
+    return {
+        .name = "ps3vt",
+        .kind = glimpse::PluginKind::learner,
+        .summary =
+            "semi-supervised linear multiclass hinge with a graph-Laplacian term and singular value "
+            "thresholding of W's tail (batch); variants linear_mc, lrc_mc, ss_mc",
+        .reference = "P3 (PS3VT), Algorithm 1, Proposition 1, Table 2; ALGORITHMS.md 8",
+        .params = {ParamSpec::choice("variant", "ps3vt", {"ps3vt", "linear_mc", "lrc_mc", "ss_mc"},
+                                     "ps3vt, or a special case: linear_mc sets tau_I = tau_S = 0, lrc_mc "
+                                     "tau_I = 0, ss_mc tau_S = 0"),
+                   ParamSpec::real("tau_A", "1e-8", "Frobenius regularisation tau_A").at_least(0),
+                   ParamSpec::real("tau_I", "1e-8", "graph-Laplacian (manifold) regularisation tau_I").at_least(0),
+                   ParamSpec::real("tau_S", "1e-4", "weight of the tail sum of singular values tau_S").at_least(0),
+                   ParamSpec::real("mu", "100", "the step is 1/mu (P3's grid for mu: 10 .. 1e5)").above(0),
+                   ParamSpec::real("theta", "0.7",
+                                   "tail start as a fraction f of min(K, d): theta = clamp(floor(f min(K, d)), "
+                                   "1, min(K, d))")
+                       .above(0)
+                       .at_most(1),
+                   ParamSpec::integer("iterations", "0", "iterations T (0: 20 times the labelled points)").at_least(0),
+                   ParamSpec::choice("mode", "sgd", {"sgd", "gd"},
+                                     "sgd: one labelled point per iteration (P3 Alg. 1); gd: the mean "
+                                     "sub-gradient over all labelled points"),
+                   ParamSpec::choice("norm", "frobenius", {"frobenius", "spectral"},
+                                     "the norm of the projection W <- min(1, 1/||W||) W"),
+                   ParamSpec::integer("neighbours", "10", "k of the k-NN graph").at_least(1),
+                   ParamSpec::choice("bandwidth", "mean_pairwise", {"mean_pairwise", "mean_knn"},
+                                     "sigma of the Gaussian weights: mean distance over all pairs, or to the "
+                                     "k nearest"),
+                   ParamSpec::integer("objective_points", "100",
+                                      "how many times a fit reports its full objective (evenly spaced)")
+                       .at_least(1)},
+        .batch = true};
+  }
+
+  explicit Ps3vt(const glimpse::ParamValues& params)
+      : tau_a_(params.real("tau_A")),
+        tau_i_(params.real("tau_I")),
+        tau_s_(params.real("tau_S")),
+        step_(1.0 / params.real("mu")),
+        theta_fraction_(params.real("theta")),
+        iterations_(params.integer("iterations")),
+        full_gradient_(params.text("mode") == "gd"),
+        spectral_(params.text("norm") == "spectral"),
+        neighbours_(static_cast<std::int32_t>(params.integer("neighbours"))),
+        bandwidth_(params.text("bandwidth") == "mean_knn" ? glimpse::algorithms::Bandwidth::mean_knn
+                                                          : glimpse::algorithms::Bandwidth::mean_pairwise),
+        objective_points_(params.integer("objective_points")) {
+    const std::string variant = params.text("variant");
+    if (variant == "linear_mc" || variant == "lrc_mc") tau_i_ = 0.0;
+    if (variant == "linear_mc" || variant == "ss_mc") tau_s_ = 0.0;
+  }
+
+  void fit(glimpse::BatchProblem& problem, std::uint64_t seed) override {
+    const glimpse::ProblemShape shape = problem.shape();
+    d_ = shape.d;
+    k_ = shape.K;
+    weights_.setZero(d_, k_);
+    x_.setZero(d_);
+    h_.setZero(k_);
+    const auto labelled = problem.labelled();
+    const auto labels = problem.labels();
+    const auto n = static_cast<std::int64_t>(labelled.size());
+    if (tau_i_ > 0.0) {
+      graph_ = problem.shared<glimpse::algorithms::KnnGraph>(
+          "knn " + std::to_string(neighbours_) +
+              (bandwidth_ == glimpse::algorithms::Bandwidth::mean_knn ? " knn" : " pairs"),
+          [&] {
+            glimpse::algorithms::PointMatrix points(shape.n, shape.d);
+            Eigen::VectorXd row(shape.d);
+            for (std::int64_t i = 0; i < shape.n; ++i) {
+              problem.point(i).to_dense(row);
+              points.row(i) = row.transpose();
+            }
+            return std::make_shared<glimpse::algorithms::KnnGraph>(
+                glimpse::algorithms::build_knn_graph(points, neighbours_, bandwidth_));
+          });
+    }
+    const auto rank = std::min<std::int64_t>(k_, d_);
+    theta_ = static_cast<std::int32_t>(
+        std::clamp<std::int64_t>(static_cast<std::int64_t>(std::floor(theta_fraction_ * rank)), 1, rank));
+    const std::int64_t iterations = iterations_ > 0 ? iterations_ : 20 * n;
+    const std::int64_t report_every = std::max<std::int64_t>(1, iterations / objective_points_);
+    Eigen::JacobiSVD<Eigen::MatrixXd> svd(d_, k_, Eigen::ComputeThinU | Eigen::ComputeThinV);
+    Eigen::MatrixXd gradient(d_, k_);
+    Eigen::VectorXd values;
+    glimpse::Rng rng(seed);
+    for (std::int64_t t = 1; t <= iterations; ++t) {
+      gradient.setZero();
+      if (full_gradient_) {
+        for (std::int64_t i = 0; i < n; ++i) add_hinge_subgradient(problem.point(labelled[i]), labels[i], gradient);
+        gradient /= static_cast<double>(n);
+      } else {
+        const auto i = static_cast<std::size_t>(rng.below(static_cast<std::uint64_t>(n)));
+        add_hinge_subgradient(problem.point(labelled[i]), labels[i], gradient);
+      }
+      gradient += 2.0 * tau_a_ * weights_;
+      if (graph_) gradient.noalias() += 2.0 * tau_i_ * graph_->laplacian_product * weights_;
+      weights_ -= step_ * gradient;
+      if (tau_s_ > 0.0) glimpse::algorithms::threshold_tail(weights_, theta_, tau_s_ * step_, svd, values);
+      const double norm = spectral_ ? spectral_norm(svd, values) : weights_.norm();
+      if (norm > 1.0) weights_ /= norm;
+      if (t % report_every == 0 || t == iterations) {
+        if (!problem.iteration_done(t, objective(problem, svd, values))) return;
+      }
+    }
+  }
+
+  void evaluate(const glimpse::Instance& x, glimpse::Prediction& pred) override {
+    x.to_dense(x_);
+    h_.noalias() = weights_.transpose() * x_;
+    for (std::int32_t c = 0; c < k_; ++c) pred.scores[static_cast<std::size_t>(c)] = h_[c];
+    pred.predicted = glimpse::argmax(pred.scores);
+    pred.proposed = pred.predicted;
+  }
+
+  // For tests: the fitted W (d x K).
+  const Eigen::MatrixXd& weights() const noexcept { return weights_; }
+
+ private:
+  // The runner-up of x's scores and the margin h_y - h_runner-up, with h = W^T x (x loaded into x_).
+  std::pair<std::int32_t, double> margin(std::int32_t y) const {
+    std::int32_t runner_up = -1;
+    for (std::int32_t c = 0; c < k_; ++c)
+      if (c != y && (runner_up < 0 || h_[c] > h_[runner_up])) runner_up = c;
+    return {runner_up, h_[y] - h_[runner_up]};
+  }
+
+  void add_hinge_subgradient(const glimpse::Instance& x, std::int32_t y, Eigen::MatrixXd& gradient) {
+    x.to_dense(x_);
+    h_.noalias() = weights_.transpose() * x_;
+    const auto [runner_up, m] = margin(y);
+    if (m >= 1.0) return;
+    gradient.col(y) -= x_;
+    gradient.col(runner_up) += x_;
+  }
+
+  template <class Svd>
+  double spectral_norm(Svd& svd, Eigen::VectorXd& values) const {
+    svd.compute(weights_, Eigen::ComputeThinU | Eigen::ComputeThinV);
+    values = svd.singularValues();
+    return values.size() > 0 ? values[0] : 0.0;
+  }
+
+  // J(W) over the labelled points of this fit.
+  template <class Svd>
+  double objective(glimpse::BatchProblem& problem, Svd& svd, Eigen::VectorXd& values) {
+    const auto labelled = problem.labelled();
+    const auto labels = problem.labels();
+    double hinge = 0.0;
+    for (std::size_t i = 0; i < labelled.size(); ++i) {
+      problem.point(labelled[i]).to_dense(x_);
+      h_.noalias() = weights_.transpose() * x_;
+      hinge += std::max(0.0, 1.0 - margin(labels[i]).second);
+    }
+    double value = hinge / static_cast<double>(labelled.size()) + tau_a_ * weights_.squaredNorm();
+    if (graph_) value += tau_i_ * (weights_.transpose() * graph_->laplacian_product * weights_).trace();
+    if (tau_s_ > 0.0) {
+      svd.compute(weights_);
+      values = svd.singularValues();
+      for (Eigen::Index j = theta_; j < values.size(); ++j) value += tau_s_ * values[j];
+    }
+    return value;
+  }
+
+  double tau_a_, tau_i_, tau_s_, step_, theta_fraction_;
+  std::int64_t iterations_;
+  bool full_gradient_, spectral_;
+  std::int32_t neighbours_;
+  glimpse::algorithms::Bandwidth bandwidth_;
+  std::int64_t objective_points_;
+  std::int32_t d_ = 0, k_ = 0, theta_ = 1;
+  Eigen::MatrixXd weights_;
+  Eigen::VectorXd x_, h_;
+  std::shared_ptr<const glimpse::algorithms::KnnGraph> graph_;
+};
+
+}  // namespace
+
+GLIMPSE_PLUGIN(Ps3vt)
