@@ -469,8 +469,11 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
     if (protocol.batch()) {
       BatchRunInputs inputs;
       inputs.data = &data;
-      const BatchSplitRows split = make_batch_split(
-          data, protocol.split, derive_key(StreamKeys::dataset_key(run.seed, dataset_use.name), hash_name("split")));
+      BatchSplit split_rule = protocol.split;
+      if (dataset_use.labelled) split_rule.labelled = *dataset_use.labelled;
+      const BatchSplitRows split =
+          make_batch_split(data, split_rule,
+                           derive_key(StreamKeys::dataset_key(run.seed, dataset_use.split_name()), hash_name("split")));
       inputs.split = &split;
       const auto shared = split_objects.acquire(run.dataset, run.seed);
       inputs.shared = shared.get();

@@ -168,6 +168,16 @@ std::int64_t parse_integer(const Reader& r, const pt::ptree& node, const std::st
   return v;
 }
 
+// A fraction in (0, 1), or (0, 1] with one_allowed.
+double parse_fraction(const Reader& r, const pt::ptree& node, const std::string& path, bool one_allowed) {
+  const std::string written = r.value(node, path, "a fraction");
+  char* end = nullptr;
+  const double v = std::strtod(written.c_str(), &end);
+  if (written.empty() || *end != '\0' || !(v > 0.0 && (one_allowed ? v <= 1.0 : v < 1.0)))
+    r.fail(path, std::string("expected a fraction in (0, 1") + (one_allowed ? "]" : ")") + ", got '" + written + "'");
+  return v;
+}
+
 }  // namespace
 
 std::int64_t PluginUse::grid_size() const {
@@ -282,21 +292,9 @@ Protocol parse_protocol(const std::string& text, const std::string& file, const 
     if (!batch) r.fail("split", "only batch protocols (\"kind\": \"batch\") split their datasets");
     if (!is_object(*split)) r.fail("split", "expected {\"test\": FRACTION, \"labelled\": FRACTION, \"folds\": N}");
     r.only_keys(*split, "split", {"test", "labelled", "folds"});
-    // test in (0, 1); labelled in (0, 1]
-    const auto fraction = [&](const char* key, double& out, bool one_allowed) {
-      const auto* node = r.child(*split, key);
-      if (!node) return;
-      const std::string path = std::string("split.") + key;
-      const std::string written = r.value(*node, path, "a fraction");
-      char* end = nullptr;
-      const double v = std::strtod(written.c_str(), &end);
-      if (written.empty() || *end != '\0' || !(v > 0.0 && (one_allowed ? v <= 1.0 : v < 1.0)))
-        r.fail(path,
-               std::string("expected a fraction in (0, 1") + (one_allowed ? "]" : ")") + ", got '" + written + "'");
-      out = v;
-    };
-    fraction("test", protocol.split.test, false);
-    fraction("labelled", protocol.split.labelled, true);
+    if (const auto* t = r.child(*split, "test")) protocol.split.test = parse_fraction(r, *t, "split.test", false);
+    if (const auto* l = r.child(*split, "labelled"))
+      protocol.split.labelled = parse_fraction(r, *l, "split.labelled", true);
     if (const auto* folds = r.child(*split, "folds")) {
       protocol.split.folds = parse_integer(r, *folds, "split.folds", 0);
       if (protocol.split.folds == 1) r.fail("split.folds", "expected 0 (no cross-validation) or at least 2, got 1");
@@ -315,6 +313,7 @@ Protocol parse_protocol(const std::string& text, const std::string& file, const 
                  "{\"source\": PLUGIN, \"params\": {...}}");
         std::vector<std::string> keys{"name", "source", "params", "transforms"};
         if (may_have_test) keys.push_back("test");
+        if (batch) keys.push_back("labelled");
         if (r.child(node, "source")) {
           data.source = r.plugin_use(node, path, PluginKind::data_source, "source", keys);
           data.name = data.source.name();
@@ -322,6 +321,7 @@ Protocol parse_protocol(const std::string& text, const std::string& file, const 
         } else {
           keys = {"name", "dataset", "transforms"};
           if (may_have_test) keys.push_back("test");
+          if (batch) keys.push_back("labelled");
           r.only_keys(node, path, keys);
           const auto* n = r.child(node, "name");
           const auto* installed = r.child(node, "dataset");
@@ -332,6 +332,7 @@ Protocol parse_protocol(const std::string& text, const std::string& file, const 
                                        : r.value(*n, path + ".name", "a dataset name");
           data.name = n ? r.value(*n, path + ".name", "a dataset name") : data.cached_name;
         }
+        if (const auto* l = r.child(node, "labelled")) data.labelled = parse_fraction(r, *l, path + ".labelled", true);
         for (const auto& [t_path, t_node] : r.list(node, "transforms", false))
           data.transforms.push_back(
               r.plugin_use(*t_node, path + "." + t_path, PluginKind::transform, "name", {"name", "params", "grid"}));
@@ -460,6 +461,7 @@ Protocol parse_protocol(const std::string& text, const std::string& file, const 
   // Cross-validated batch protocols choose, on every split, the grid point of least cross-validation error.
   const bool cross_validates = batch && protocol.split.folds > 1;
   protocol.selection.metric = protocol.metrics.front().output_name;
+  if (batch) protocol.selection.maximize = false;  // batch metrics are test errors
   if (cross_validates) protocol.selection = {"cv_error", false, true};
   if (const auto* selection = r.child(root, "selection")) {
     if (!is_object(*selection)) r.fail("selection", "expected {\"metric\": NAME, \"goal\": \"max\" or \"min\"}");

@@ -55,6 +55,11 @@ struct DatasetUse {
   // The held-out part ("test": {...}), at most one entry: its runs' learners are evaluated on it. Its per-seed
   // transforms draw from this dataset's streams (see docs/protocols.md).
   std::vector<DatasetUse> test;
+  // Batch protocols: this dataset's labelled fraction, overriding the split's (e.g. a sweep over labelled rates:
+  // entries of one installed dataset share their test rows, and a larger rate labels a superset).
+  std::optional<double> labelled;
+  // The name a batch split is keyed by: the installed dataset when there is one, else the entry's name.
+  const std::string& split_name() const { return cached ? cached_name : name; }
 };
 
 // How each pass visits the rows. Every mode but `file` draws from the run's order stream (seed, dataset), so
@@ -93,9 +98,9 @@ struct Protocol {
   std::string name;
   std::string kind = "online";  // or "batch"
   bool batch() const noexcept { return kind == "batch"; }
-  BatchSplit split;             // batch protocols only
+  BatchSplit split;  // batch protocols only
   std::vector<DatasetUse> datasets;
-  PluginUse oracle;  // online protocols only (a batch protocol's labels come from its split)
+  PluginUse oracle;                     // online protocols only (a batch protocol's labels come from its split)
   std::optional<PluginUse> query_rule;  // the protocol's: decides, each round, whether the oracle is asked
   std::vector<PluginUse> learners;
   std::vector<std::optional<PluginUse>> learner_oracles;  // per learner: its own oracle, if it names one
@@ -112,7 +117,7 @@ struct Protocol {
   }
   std::vector<PluginUse> metrics;
   std::vector<std::uint64_t> seeds;
-  std::int64_t passes = 1;  // batch protocols: online learners' passes over the labelled rows
+  std::int64_t passes = 1;                   // batch protocols: online learners' passes over the labelled rows
   StreamOrder order = StreamOrder::shuffle;  // "order"
   bool trace_rounds = true;                  // "trace": "rounds" (default) or "curves"
   std::int64_t test_every = 0;  // rounds (batch: fit iterations) between held-out evaluations (0: only at the end)

@@ -160,8 +160,8 @@ std::vector<SummaryRow> summarize(const std::vector<RunSummary>& runs, const std
       const auto most = std::max_element(counts.begin(), counts.end(),
                                          [](const auto& a, const auto& b) { return a.second < b.second; });
       const std::string params = counts.size() == 1 ? most->first
-                                                     : "per seed; most often (" + std::to_string(most->second) + "/" +
-                                                           std::to_string(chosen.size()) + "): " + most->first;
+                                                    : "per seed; most often (" + std::to_string(most->second) + "/" +
+                                                          std::to_string(chosen.size()) + "): " + most->first;
       rows.push_back(row_for(g, params, chosen));
       continue;
     }
@@ -271,8 +271,8 @@ void print_summary(const std::filesystem::path& path, std::ostream& out, Summary
     throw Error(path.string(), "not a glimpse trace file (no schema_version)");
   const std::string selection = h5::read_string_attribute(file, "selection_metric");
   const bool maximize = h5::read_string_attribute(file, "selection_goal") == "max";
-  const bool per_seed = h5::has_attribute(file, "selection_per_seed") &&
-                        h5::read_string_attribute(file, "selection_per_seed") == "true";
+  const bool per_seed =
+      h5::has_attribute(file, "selection_per_seed") && h5::read_string_attribute(file, "selection_per_seed") == "true";
   const auto runs = read_run_summaries(file);
   const auto rows = summarize(runs, selection, maximize, view == SummaryView::every_grid_point, per_seed);
   const auto total = h5::read_int_attribute(file, "runs_total");

@@ -122,6 +122,25 @@ TEST(BatchSplit, StratifiedDisjointAndTheSameForTheSameKey) {
   EXPECT_EQ(fold_sizes, (std::array<int, 5>{14, 14, 14, 14, 14}));
 }
 
+TEST(BatchSplit, ALargerLabelledRateKeepsTheTestRowsAndLabelsASuperset) {
+  std::vector<std::int32_t> labels;
+  for (int i = 0; i < 300; ++i) labels.push_back(i % 4);
+  const std::vector<Feature> values(labels.size(), 1.0f);
+  const Dataset data = Dataset::dense(300, 1, values, labels, 4);
+  const BatchSplitRows low = make_batch_split(data, {0.3, 0.2, 0}, 5), high = make_batch_split(data, {0.3, 0.6, 0}, 5);
+  EXPECT_EQ(low.test, high.test);
+  EXPECT_TRUE(std::includes(high.labelled.begin(), high.labelled.end(), low.labelled.begin(), low.labelled.end()));
+  EXPECT_GT(high.labelled.size(), 2 * low.labelled.size());
+  // A protocol states the rate per dataset with "labelled".
+  const Protocol protocol = parse_protocol(R"({"kind": "batch",
+      "datasets": [{"source": "gaussians", "name": "g20", "labelled": 0.2}, {"source": "gaussians", "name": "g60"}],
+      "learners": [{"name": "ps3vt"}], "metrics": [{"name": "test_error"}]})",
+                                           "b.json", ".", registry());
+  EXPECT_EQ(protocol.datasets[0].labelled, 0.2);
+  EXPECT_FALSE(protocol.datasets[1].labelled.has_value());
+  EXPECT_FALSE(protocol.selection.maximize);  // batch metrics are errors
+}
+
 TEST(SplitShared, BuildsEachObjectOnceForConcurrentRequests) {
   SplitShared shared;
   std::atomic<int> builds{0};
