@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "glimpse/glimpse.hpp"
+#include "orchestrator.hpp"
 #include "param_resolution.hpp"
 #include "plugin_registry.hpp"
 
@@ -72,6 +73,15 @@ struct SparseRow {
 };
 
 // Seeds for property tests: GLIMPSE_SEED fixes the first, GLIMPSE_REPEAT sets how many (default `count`).
+// Runs a protocol into `output` without progress output; threads 0: all cores.
+inline SweepResult sweep_quietly(const Protocol& protocol, const std::filesystem::path& output, int threads = 0) {
+  SweepOptions options;
+  options.progress = false;
+  options.output = output;
+  options.threads = threads;
+  return run_sweep(protocol, options);
+}
+
 inline std::vector<std::uint64_t> property_seeds(int count) {
   std::uint64_t first = 1;
   if (const char* s = std::getenv("GLIMPSE_SEED")) first = std::strtoull(s, nullptr, 10);

@@ -70,6 +70,16 @@ std::string metric_output_name(const PluginUse& metric, const std::string& suffi
   return suffix.empty() ? metric.output_name : metric.output_name + "_" + suffix;
 }
 
+// Moves a metric's (or a learner's) results into the run record under the names `name_of(suffix)` gives.
+template <class NameOf>
+void append_results(RunRecord& record, MetricResults&& out, const NameOf& name_of) {
+  for (auto& scalar : out.scalars) record.scalars.emplace_back(name_of(scalar.suffix), scalar.value);
+  for (auto& curve : out.curves)
+    record.curves.push_back({name_of(curve.suffix), std::move(curve.rounds), std::move(curve.values)});
+  for (auto& matrix : out.matrices)
+    record.matrices.push_back({name_of(matrix.suffix), matrix.rows, matrix.cols, std::move(matrix.values)});
+}
+
 class Progress {
  public:
   Progress(bool enabled, std::int64_t total) : enabled_(enabled && ::isatty(STDERR_FILENO)), total_(total) {
@@ -533,22 +543,14 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
     for (std::size_t m = 0; m < metrics.size(); ++m) {
       MetricResults out;
       metrics[m]->report(out);
-      for (auto& s : out.scalars)
-        record.scalars.emplace_back(metric_output_name(protocol.metrics[m], s.suffix), s.value);
-      for (auto& c : out.curves)
-        record.curves.push_back(
-            {metric_output_name(protocol.metrics[m], c.suffix), std::move(c.rounds), std::move(c.values)});
-      for (auto& x : out.matrices)
-        record.matrices.push_back(
-            {metric_output_name(protocol.metrics[m], x.suffix), x.rows, x.cols, std::move(x.values)});
+      append_results(record, std::move(out),
+                     [&](const std::string& suffix) { return metric_output_name(protocol.metrics[m], suffix); });
     }
-    MetricResults learner_out;
-    if (learner) learner->report(learner_out);
-    for (auto& s : learner_out.scalars) record.scalars.emplace_back("learner_" + s.suffix, s.value);
-    for (auto& c : learner_out.curves)
-      record.curves.push_back({"learner_" + c.suffix, std::move(c.rounds), std::move(c.values)});
-    for (auto& x : learner_out.matrices)
-      record.matrices.push_back({"learner_" + x.suffix, x.rows, x.cols, std::move(x.values)});
+    if (learner) {
+      MetricResults out;
+      learner->report(out);
+      append_results(record, std::move(out), [](const std::string& suffix) { return "learner_" + suffix; });
+    }
     store.write(record);
     return true;
   };

@@ -123,7 +123,8 @@ TEST(ImbalanceTransform, GeometricAndOneRareProfilesPerSeed) {
   EXPECT_EQ(class_counts(d), (std::vector<std::int64_t>{100, 1, 100}));  // 0.1 rounds to 0: one row kept
   Dataset e = balanced(10, 3);
   EXPECT_EQ(error_of([&] {
-              make<Transform>("imbalance", {{"profile", "one_rare"}, {"rare_class", "4"}})->apply(e, {1, 7, std::span<const std::int64_t>(order.data(), 30)});
+              make<Transform>("imbalance", {{"profile", "one_rare"}, {"rare_class", "4"}})
+                  ->apply(e, {1, 7, std::span<const std::int64_t>(order.data(), 30)});
             }),
             "rare_class 4 outside 1..K = 3");
 }

@@ -206,14 +206,8 @@ TEST(SelectiveSampling, AnyLearnerUnderAnyRuleIsDeterministicAcrossThreadCounts)
       "learners": [{"name": "perceptron"}, {"name": "spa"}],
       "metrics": [{"name": "regret"}, {"name": "queries"}], "seeds": 3})",
                                            "ss.json", ".", registry());
-  SweepOptions options;
-  options.progress = false;
-  options.output = dir.path() / "one.h5";
-  options.threads = 1;
-  run_sweep(protocol, options);
-  options.output = dir.path() / "two.h5";
-  options.threads = 2;
-  run_sweep(protocol, options);
+  sweep_quietly(protocol, dir.path() / "one.h5", 1);
+  sweep_quietly(protocol, dir.path() / "two.h5", 2);
   const h5::Handle one = h5::open_file(dir.path() / "one.h5", false), two = h5::open_file(dir.path() / "two.h5", false);
   for (const std::string id : {"000000", "000004"}) {
     const auto queried = h5::read_vector<std::uint8_t>(h5::open_group(one, "runs/" + id + "/rounds"), "queried");
@@ -270,10 +264,7 @@ TEST(SelectiveSampling, LearnersCarryTheirOwnQueryRulesAndRuleGrids) {
                                            "ss.json", ".", registry());
   ASSERT_EQ(protocol.query_rule_for(0)->name(), "always");
   ASSERT_EQ(protocol.query_rule_for(2)->name(), "bbq");
-  SweepOptions options;
-  options.progress = false;
-  options.output = dir.path() / "ss.h5";
-  run_sweep(protocol, options);
+  sweep_quietly(protocol, dir.path() / "ss.h5");
   const h5::Handle file = h5::open_file(dir.path() / "ss.h5", false);
   const auto runs = read_run_summaries(file);
   // 1 + 2 x 3 + 2 grid points, 2 seeds each; the rule's grid varies fastest.
@@ -586,10 +577,7 @@ TEST(SelectiveSampling, SafetySwitchLabelsReachTheQueriesMetricAndTheTrace) {
                    {"name": "cs_selectron", "as": "safe", "params": {"link": "linear", "safety": true}}],
       "metrics": [{"name": "queries"}], "seeds": 2})",
                                            "safe.json", ".", registry());
-  SweepOptions options;
-  options.progress = false;
-  options.output = dir.path() / "safe.h5";
-  run_sweep(protocol, options);
+  sweep_quietly(protocol, dir.path() / "safe.h5");
   const h5::Handle file = h5::open_file(dir.path() / "safe.h5", false);
   const auto runs = read_run_summaries(file);
   ASSERT_EQ(runs.size(), 4u);

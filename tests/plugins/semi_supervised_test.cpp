@@ -281,14 +281,8 @@ TEST(BatchSweep, CrossValidatesChoosesPerSeedAndIsIdenticalAcrossThreadCounts) {
   const Protocol protocol = batch_protocol();
   EXPECT_EQ(protocol.selection.metric, "cv_error");
   EXPECT_TRUE(protocol.selection.per_seed);
-  SweepOptions options;
-  options.progress = false;
-  options.output = dir.path() / "one.h5";
-  options.threads = 1;
-  run_sweep(protocol, options);
-  options.output = dir.path() / "two.h5";
-  options.threads = 2;
-  run_sweep(protocol, options);
+  sweep_quietly(protocol, dir.path() / "one.h5", 1);
+  sweep_quietly(protocol, dir.path() / "two.h5", 2);
   const h5::Handle one = h5::open_file(dir.path() / "one.h5", false), two = h5::open_file(dir.path() / "two.h5", false);
   const auto runs = read_run_summaries(one), again = read_run_summaries(two);
   ASSERT_EQ(runs.size(), 15u);  // (2 + 2 + 1 grid points) x 3 seeds
