@@ -58,27 +58,37 @@ inline KnnGraph build_knn_graph(const PointMatrix& x, std::int32_t k, Bandwidth 
   std::vector<double> distance_sums(static_cast<std::size_t>(n), 0.0);
   constexpr Eigen::Index block = 128;
   tbb::parallel_for(tbb::blocked_range<Eigen::Index>(0, (n + block - 1) / block), [&](const auto& blocks) {
-    Eigen::MatrixXd squared;
-    std::vector<std::pair<double, Eigen::Index>> row;
+    PointMatrix squared;
+    std::vector<std::pair<double, Eigen::Index>> best(static_cast<std::size_t>(neighbours));
     for (Eigen::Index b = blocks.begin(); b != blocks.end(); ++b) {
       const Eigen::Index first = b * block, rows = std::min(block, n - first);
+      // ||x_i||^2 + ||x_j||^2 - 2 x_i.x_j, clamped at 0 against rounding, self-distances exactly 0.
       squared.noalias() = -2.0 * x.middleRows(first, rows) * x.transpose();
+      squared.array().colwise() += norms.segment(first, rows).array();
+      squared.array().rowwise() += norms.transpose().array();
+      squared = squared.array().max(0.0).matrix();
+      for (Eigen::Index r = 0; r < rows; ++r) squared(r, first + r) = 0.0;
+      const Eigen::VectorXd sums = squared.array().sqrt().rowwise().sum();
       for (Eigen::Index r = 0; r < rows; ++r) {
         const Eigen::Index i = first + r;
-        row.clear();
-        double sum = 0.0;
+        // The k smallest (distance, index) pairs by insertion: ties keep the lower index, so the graph does
+        // not depend on the scheduling.
+        std::size_t count = 0;
         for (Eigen::Index j = 0; j < n; ++j) {
           if (j == i) continue;
-          const double d2 = std::max(0.0, squared(r, j) + norms[i] + norms[j]);
-          sum += std::sqrt(d2);
-          row.emplace_back(d2, j);
+          const double d2 = squared(r, j);
+          if (count == best.size() && d2 >= best.back().first) continue;
+          std::size_t at = count < best.size() ? count++ : best.size() - 1;
+          while (at > 0 && best[at - 1].first > d2) {
+            best[at] = best[at - 1];
+            --at;
+          }
+          best[at] = {d2, j};
         }
-        // Ties broken by index, so the graph does not depend on the scheduling.
-        std::partial_sort(row.begin(), row.begin() + neighbours, row.end());
         for (Eigen::Index m = 0; m < neighbours; ++m)
-          nearest[static_cast<std::size_t>(i * neighbours + m)] = {row[static_cast<std::size_t>(m)].second,
-                                                                   row[static_cast<std::size_t>(m)].first};
-        distance_sums[static_cast<std::size_t>(i)] = sum;
+          nearest[static_cast<std::size_t>(i * neighbours + m)] = {best[static_cast<std::size_t>(m)].second,
+                                                                   best[static_cast<std::size_t>(m)].first};
+        distance_sums[static_cast<std::size_t>(i)] = sums[r];
       }
     }
   });
