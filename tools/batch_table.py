@@ -5,10 +5,13 @@ splits; the best mean per dataset in bold, and every other learner marked with *
 shared splits finds it significantly worse at the 5% level (the paper's marking), optionally beside the paper's
 numbers.
 
-  tools/batch_table.py FILE [--paper] [--metric test_error]
+  tools/batch_table.py FILE [--paper] [--metric test_error] [--plot OUT.png]
 
   --paper          add the paper's Table 3 value under each measured one
   --metric NAME    the test metric (default test_error)
+  --plot OUT.png   draw, per learner, the mean test error (and one standard deviation) over the fit's
+                   iterations when the runs evaluated the test part more than once (P3 Figure 1 left), else
+                   against the datasets in protocol order (Figure 1 right: one entry per labelled rate)
 
 Selection per split: the run of least cv_error among the label's grid points (first one on ties); without
 cv_error in the file, the grid point of least mean test error. Needs python3-h5py, python3-numpy and
@@ -49,7 +52,42 @@ def read(path, metric):
             key = (a["dataset"], a["label"] if "label" in a else a["learner"])
             runs.setdefault(key, defaultdict(list))[int(a["seed"])].append(
                 (float(s.get("cv_error", math.nan)), float(s[metric]), a["params"]))
+            curve = group.get(f"curves/{metric}")
+            if curve is not None and len(curve["round"]) > 1:
+                CURVES[key].append((curve["round"][()], 100 * curve["value"][()]))
     return runs
+
+
+CURVES = defaultdict(list)  # (dataset, label) -> [(iterations, test error %)] of every run
+
+
+def plot(path, runs, labels, datasets, errors_by_dataset):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(6, 4))
+    if CURVES:
+        dataset = datasets[0]
+        for label in labels:
+            curves = CURVES.get((dataset, label))
+            if not curves:
+                continue
+            x = curves[0][0]
+            y = np.array([c[1] for c in curves if len(c[1]) == len(x)])
+            ax.plot(x, y.mean(axis=0), label=label)
+            ax.fill_between(x, y.mean(axis=0) - y.std(axis=0), y.mean(axis=0) + y.std(axis=0), alpha=0.15)
+        ax.set_xlabel("iterations")
+        ax.set_title(dataset)
+    else:
+        for label in labels:
+            means = [errors_by_dataset[d][label].mean() for d in datasets if label in errors_by_dataset[d]]
+            ax.plot(range(len(means)), means, marker="o", label=label)
+        ax.set_xticks(range(len(datasets)))
+        ax.set_xticklabels(datasets)
+    ax.set_ylabel("test error (%)")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
 
 
 def chosen(per_seed):
@@ -70,16 +108,19 @@ def main():
     parser.add_argument("file")
     parser.add_argument("--paper", action="store_true")
     parser.add_argument("--metric", default="test_error")
+    parser.add_argument("--plot")
     args = parser.parse_args()
     runs = read(args.file, args.metric)
     datasets = list(OrderedDict.fromkeys(d for d, _ in runs))
     labels = list(OrderedDict.fromkeys(l for _, l in runs))
     print("| dataset | splits | " + " | ".join(labels) + " |")
     print("|---|---|" + "---|" * len(labels))
+    errors_by_dataset = {}
     for dataset in datasets:
         picks = {l: chosen(runs[(dataset, l)]) for l in labels if (dataset, l) in runs}
         seeds = sorted(set.intersection(*(set(p) for p in picks.values())))
         errors = {l: 100 * np.array([picks[l][s][0] for s in seeds]) for l in picks}
+        errors_by_dataset[dataset] = errors
         best = min(errors, key=lambda l: errors[l].mean())
         cells = []
         for label in labels:
@@ -101,6 +142,8 @@ def main():
         print(f"| {dataset} | {len(seeds)} | " + " | ".join(cells) + " |")
     print()
     print("Bold: the best mean; *: significantly worse than it (paired t-test over the splits, 5%).")
+    if args.plot:
+        plot(args.plot, runs, labels, datasets, errors_by_dataset)
 
 
 if __name__ == "__main__":

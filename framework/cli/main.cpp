@@ -161,9 +161,13 @@ int command_describe(const std::vector<std::string>& args) {
             << "  " << spec.summary << '\n';
   if (!spec.reference.empty()) std::cout << "  reference: " << spec.reference << '\n';
   if (spec.kind == glimpse::PluginKind::learner) {
-    std::cout << "  accepts feedback:";
-    for (auto k : spec.accepts.kinds()) std::cout << ' ' << glimpse::feedback_kind_name(k);
-    std::cout << '\n';
+    if (!spec.accepts.empty()) {
+      std::cout << "  accepts feedback:";
+      for (auto k : spec.accepts.kinds()) std::cout << ' ' << glimpse::feedback_kind_name(k);
+      std::cout << '\n';
+    }
+    if (spec.batch)
+      std::cout << "  fitted in batch protocols (\"kind\": \"batch\")" << (spec.accepts.empty() ? " only" : "") << '\n';
   }
   if (spec.kind == glimpse::PluginKind::oracle)
     std::cout << "  produces feedback: " << glimpse::feedback_kind_name(spec.produces) << '\n';
