@@ -43,6 +43,12 @@ class SplitShared {
   std::map<std::string, std::shared_future<std::shared_ptr<const void>>> objects_;
 };
 
+// What every run on one split shares: its rows, drawn once, and the objects learners build once for it.
+struct BatchSplitState {
+  BatchSplitRows rows;
+  SplitShared shared;
+};
+
 struct BatchRunInputs {
   const Dataset* data = nullptr;
   const BatchSplitRows* split = nullptr;

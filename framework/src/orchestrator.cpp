@@ -230,72 +230,64 @@ std::shared_ptr<const Dataset> PreparedDataset::materialize(std::uint64_t seed) 
 
 namespace {
 
-// Per-seed dataset copies: built on first use (one builder per copy; other copies build concurrently),
-// shared by the runs of that (dataset, seed), freed once the last of those runs is done.
-// Copies are keyed by the prepared dataset they come from (its shared base, whose address never changes),
-// so training and test parts need no numbering of their own.
-class SeedCopies {
+// Something the runs sharing a key need (a per-seed dataset copy, a batch split): built on first use (one builder
+// per key; other keys build concurrently), shared by those runs, freed once the last run expected for it is done.
+// expect() is called for every pending run before any starts.
+template <class Key, class T>
+class SharedByRuns {
  public:
-  void expect(const PreparedDataset& prepared, std::uint64_t seed) {
-    if (prepared.per_seed()) ++find(prepared, seed).remaining;
-  }
-  std::shared_ptr<const Dataset> acquire(const PreparedDataset& prepared, std::uint64_t seed) {
-    if (!prepared.per_seed()) return prepared.shared;
-    Entry& entry = find(prepared, seed);
+  void expect(const Key& key) { ++find(key).remaining; }
+  template <class Build>
+  std::shared_ptr<T> acquire(const Key& key, const Build& build) {
+    Entry& entry = find(key);
     std::lock_guard lock(entry.mutex);
-    if (!entry.data) entry.data = prepared.materialize(seed);
-    return entry.data;
+    if (!entry.value) entry.value = build();
+    return entry.value;
   }
-  void release(const PreparedDataset& prepared, std::uint64_t seed) {
-    if (!prepared.per_seed()) return;
-    Entry& entry = find(prepared, seed);
+  void release(const Key& key) {
+    Entry& entry = find(key);
     std::lock_guard lock(entry.mutex);
-    if (--entry.remaining == 0) entry.data.reset();
+    if (--entry.remaining == 0) entry.value.reset();
   }
-  void keep(const PreparedDataset& prepared, std::uint64_t seed, std::shared_ptr<const Dataset> data) {
-    if (prepared.per_seed()) find(prepared, seed).data = std::move(data);
-  }
+  void keep(const Key& key, std::shared_ptr<T> value) { find(key).value = std::move(value); }
 
  private:
   struct Entry {
     std::mutex mutex;
-    std::shared_ptr<const Dataset> data;
+    std::shared_ptr<T> value;
     std::int64_t remaining = 0;
   };
-  Entry& find(const PreparedDataset& prepared, std::uint64_t seed) {
+  Entry& find(const Key& key) {
     std::lock_guard lock(mutex_);
-    return entries_[{prepared.shared.get(), seed}];  // std::map: entries never move
+    return entries_[key];  // std::map: entries never move
   }
   std::mutex mutex_;
-  std::map<std::pair<const Dataset*, std::uint64_t>, Entry> entries_;
+  std::map<Key, Entry> entries_;
 };
 
-// Batch protocols: the objects learners share on one (dataset, seed) split, freed after its last pending run.
-class SplitObjects {
+// Per-seed dataset copies, keyed by the prepared dataset they come from (its shared base, whose address never
+// changes), so training and test parts need no numbering of their own. Datasets without per-seed transforms
+// are shared as they are.
+class SeedCopies {
  public:
-  void expect(std::int32_t dataset, std::uint64_t seed) {
-    std::lock_guard lock(mutex_);
-    ++entries_[{dataset, seed}].remaining;
+  void expect(const PreparedDataset& prepared, std::uint64_t seed) {
+    if (prepared.per_seed()) copies_.expect(key(prepared, seed));
   }
-  std::shared_ptr<SplitShared> acquire(std::int32_t dataset, std::uint64_t seed) {
-    std::lock_guard lock(mutex_);
-    auto& entry = entries_[{dataset, seed}];
-    if (!entry.objects) entry.objects = std::make_shared<SplitShared>();
-    return entry.objects;
+  std::shared_ptr<const Dataset> acquire(const PreparedDataset& prepared, std::uint64_t seed) {
+    if (!prepared.per_seed()) return prepared.shared;
+    return copies_.acquire(key(prepared, seed), [&] { return prepared.materialize(seed); });
   }
-  void release(std::int32_t dataset, std::uint64_t seed) {
-    std::lock_guard lock(mutex_);
-    auto& entry = entries_[{dataset, seed}];
-    if (--entry.remaining <= 0) entry.objects.reset();
+  void release(const PreparedDataset& prepared, std::uint64_t seed) {
+    if (prepared.per_seed()) copies_.release(key(prepared, seed));
+  }
+  void keep(const PreparedDataset& prepared, std::uint64_t seed, std::shared_ptr<const Dataset> data) {
+    if (prepared.per_seed()) copies_.keep(key(prepared, seed), std::move(data));
   }
 
  private:
-  struct Entry {
-    std::shared_ptr<SplitShared> objects;
-    std::int64_t remaining = 0;
-  };
-  std::mutex mutex_;
-  std::map<std::pair<std::int32_t, std::uint64_t>, Entry> entries_;
+  using Key = std::pair<const Dataset*, std::uint64_t>;
+  static Key key(const PreparedDataset& prepared, std::uint64_t seed) { return {prepared.shared.get(), seed}; }
+  SharedByRuns<Key, const Dataset> copies_;
 };
 
 }  // namespace
@@ -390,7 +382,7 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
   std::vector<DatasetPlan> plans;
   std::vector<ProblemShape> shapes;
   SeedCopies copies;
-  SplitObjects split_objects;
+  SharedByRuns<std::pair<std::int32_t, std::uint64_t>, BatchSplitState> splits;  // (dataset, seed)
   for (auto& data : prepare_datasets(protocol)) {
     DatasetPlan plan;
     // The shape after every transform; a per-seed copy made for it is kept for its runs.
@@ -433,7 +425,7 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
   for (const auto* run : pending) {
     const PreparedDataset& prepared = plans[static_cast<std::size_t>(run->dataset)].data;
     copies.expect(prepared, run->seed);
-    if (protocol.batch()) split_objects.expect(run->dataset, run->seed);
+    if (protocol.batch()) splits.expect({run->dataset, run->seed});
     if (prepared.test) copies.expect(*prepared.test, run->seed);
   }
 
@@ -479,14 +471,17 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
     if (protocol.batch()) {
       BatchRunInputs inputs;
       inputs.data = &data;
-      BatchSplit split_rule = protocol.split;
-      if (dataset_use.labelled) split_rule.labelled = *dataset_use.labelled;
-      const BatchSplitRows split =
-          make_batch_split(data, split_rule,
-                           derive_key(StreamKeys::dataset_key(run.seed, dataset_use.split_name()), hash_name("split")));
-      inputs.split = &split;
-      const auto shared = split_objects.acquire(run.dataset, run.seed);
-      inputs.shared = shared.get();
+      const std::pair split_key{run.dataset, run.seed};
+      const std::shared_ptr<BatchSplitState> split = splits.acquire(split_key, [&] {
+        BatchSplit rule = protocol.split;
+        if (dataset_use.labelled) rule.labelled = *dataset_use.labelled;
+        auto state = std::make_shared<BatchSplitState>();
+        state->rows = make_batch_split(
+            data, rule, derive_key(StreamKeys::dataset_key(run.seed, dataset_use.split_name()), hash_name("split")));
+        return state;
+      });
+      inputs.split = &split->rows;
+      inputs.shared = &split->shared;
       inputs.learner_name = learner_use.name();
       inputs.make_learner = [&] { return create_as<Learner>(learner_use, run.learner_params); };
       inputs.batch_learner = learner_use.plugin->spec->batch;
@@ -497,10 +492,10 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
       inputs.interrupted = &interrupted;
       try {
         const bool finished = run_batch(inputs, record);
-        split_objects.release(run.dataset, run.seed);
+        splits.release(split_key);
         if (!finished) return false;  // abandoned: not written, rerun redoes it
       } catch (const Error& e) {
-        split_objects.release(run.dataset, run.seed);
+        splits.release(split_key);
         throw fail(e);
       }
     } else {
