@@ -9,6 +9,7 @@
 #include "glimpse/error.hpp"
 #include "glimpse/random.hpp"
 #include "glimpse/split.hpp"
+#include "orchestrator.hpp"
 
 namespace glimpse {
 
@@ -123,13 +124,12 @@ bool fit(const BatchRunInputs& in, Learner& learner, HostProblem& problem) {
   pred.scores.assign(static_cast<std::size_t>(shape.K), 0.0);
   const auto labelled = problem.labelled();
   const auto labels = problem.labels();
-  std::vector<std::size_t> order(labelled.size());
+  std::vector<std::int64_t> order(labelled.size());
   for (std::int64_t pass = 0; pass < in.passes; ++pass) {
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    Rng rng(derive_key(in.learner_seed, static_cast<std::uint64_t>(pass)));
-    for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
+    fill_stream_order(order, in.learner_seed, pass, StreamOrder::shuffle, {}, 0);
     std::int64_t mistakes = 0;
-    for (const std::size_t i : order) {
+    for (const std::int64_t o : order) {
+      const auto i = static_cast<std::size_t>(o);
       const Instance x = problem.point(labelled[i]);
       learner.predict(x, pred);
       mistakes += pred.predicted != labels[i];
@@ -187,11 +187,7 @@ bool run_batch(const BatchRunInputs& in, RunRecord& record) {
   const auto evaluate_on_test = [&](std::int64_t iteration, double value) {
     objective.rounds.push_back(iteration);
     objective.values.push_back(value);
-    for (const std::int64_t row : split.test) {
-      learner->evaluate(in.data->row(row), pred);
-      for (auto* metric : in.metrics) metric->observe_test(in.data->label(row), pred);
-    }
-    for (auto* metric : in.metrics) metric->test_done(iteration);
+    evaluate_held_out(*in.data, split.test, *learner, in.metrics, pred, iteration);
   };
   HostProblem problem(in, split.labelled, split.labels, [&](std::int64_t iteration, double value) {
     if (in.test_every > 0 && iteration % in.test_every == 0) evaluate_on_test(iteration, value);

@@ -117,16 +117,16 @@ class Progress {
 
 }  // namespace
 
-namespace {
-void evaluate_on_test(const RoundLoopInputs& in, Prediction& prediction, std::int64_t round) {
-  const Dataset& test = *in.test;
-  for (std::int64_t row = 0; row < test.size(); ++row) {
-    in.learner->evaluate(test.row(row), prediction);
-    for (auto* metric : in.metrics) metric->observe_test(test.label(row), prediction);
+void evaluate_held_out(const Dataset& data, std::span<const std::int64_t> rows, Learner& learner,
+                       std::span<Metric* const> metrics, Prediction& prediction, std::int64_t round) {
+  const auto count = rows.empty() ? data.size() : static_cast<std::int64_t>(rows.size());
+  for (std::int64_t i = 0; i < count; ++i) {
+    const std::int64_t row = rows.empty() ? i : rows[static_cast<std::size_t>(i)];
+    learner.evaluate(data.row(row), prediction);
+    for (auto* metric : metrics) metric->observe_test(data.label(row), prediction);
   }
-  for (auto* metric : in.metrics) metric->test_done(round);
+  for (auto* metric : metrics) metric->test_done(round);
 }
-}  // namespace
 
 bool run_rounds(const RoundLoopInputs& in, RunRecord& record) {
   const Dataset& data = *in.data;
@@ -193,7 +193,7 @@ bool run_rounds(const RoundLoopInputs& in, RunRecord& record) {
         record.queried[i] = queried;
       }
       if (in.test && ((in.test_every > 0 && t % in.test_every == 0) || t == total_rounds))
-        evaluate_on_test(in, prediction, t);
+        evaluate_held_out(*in.test, {}, *in.learner, in.metrics, prediction, t);
       if ((t & 4095) == 0) {
         if (in.rounds_done) *in.rounds_done += t - reported_rounds;
         reported_rounds = t;

@@ -59,6 +59,11 @@ struct RoundLoopInputs {
   const std::function<bool()>* interrupted = nullptr;
 };
 
+// Held-out evaluation: the learner predicts rows `rows` of `data` (every row when `rows` is empty) without
+// learning; the metrics see each (true label, prediction), then test_done(round).
+void evaluate_held_out(const Dataset& data, std::span<const std::int64_t> rows, Learner& learner,
+                       std::span<Metric* const> metrics, Prediction& prediction, std::int64_t round);
+
 // Resets the objects and runs every round; fills the record's per-round fields and `rounds`.
 // Returns false when `interrupted` said stop (the record is then incomplete).
 bool run_rounds(const RoundLoopInputs& inputs, RunRecord& record);
