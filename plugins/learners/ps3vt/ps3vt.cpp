@@ -121,7 +121,8 @@ class Ps3vt final : public glimpse::BatchLearner {
       if (graph_) gradient.noalias() += 2.0 * tau_i_ * graph_->laplacian_product * weights_;
       weights_ -= step_ * gradient;
       if (tau_s_ > 0.0) glimpse::algorithms::threshold_tail(weights_, theta_, tau_s_ * step_, svd, values);
-      const double norm = spectral_ ? spectral_norm(svd, values) : weights_.norm();
+      // After the thresholding `values` already holds W's singular values, largest first.
+      const double norm = !spectral_ ? weights_.norm() : tau_s_ > 0.0 ? values[0] : spectral_norm(svd, values);
       if (norm > 1.0) weights_ /= norm;
       if (t % report_every == 0 || t == iterations) {
         if (!problem.iteration_done(t, objective(problem, svd, values))) return;
@@ -136,9 +137,6 @@ class Ps3vt final : public glimpse::BatchLearner {
     pred.predicted = glimpse::argmax(pred.scores);
     pred.proposed = pred.predicted;
   }
-
-  // For tests: the fitted W (d x K).
-  const Eigen::MatrixXd& weights() const noexcept { return weights_; }
 
  private:
   // The runner-up of x's scores and the margin h_y - h_runner-up, with h = W^T x (x loaded into x_).
@@ -160,7 +158,7 @@ class Ps3vt final : public glimpse::BatchLearner {
 
   template <class Svd>
   double spectral_norm(Svd& svd, Eigen::VectorXd& values) const {
-    svd.compute(weights_, Eigen::ComputeThinU | Eigen::ComputeThinV);
+    svd.compute(weights_, 0);  // singular values only
     values = svd.singularValues();
     return values.size() > 0 ? values[0] : 0.0;
   }
@@ -179,7 +177,7 @@ class Ps3vt final : public glimpse::BatchLearner {
     double value = hinge / static_cast<double>(labelled.size()) + tau_a_ * weights_.squaredNorm();
     if (graph_) value += tau_i_ * (weights_.transpose() * graph_->laplacian_product * weights_).trace();
     if (tau_s_ > 0.0) {
-      svd.compute(weights_);
+      svd.compute(weights_, 0);  // singular values only
       values = svd.singularValues();
       for (Eigen::Index j = theta_; j < values.size(); ++j) value += tau_s_ * values[j];
     }
