@@ -15,8 +15,8 @@
 #include <glimpse/algorithms/cost_matrix.hpp>
 #include <glimpse/algorithms/inverse_tracker.hpp>
 #include <glimpse/algorithms/logistic_glm.hpp>
+#include <glimpse/algorithms/selective_theory.hpp>
 #include <glimpse/glimpse.hpp>
-#include <numbers>
 
 namespace {
 
@@ -146,19 +146,22 @@ class CsSelectron final : public glimpse::Learner {
   }
 
   void reset(const glimpse::ProblemShape& shape, std::uint64_t) override {
-    k_ = shape.K;
-    d_ = shape.d;
-    horizon_ = shape.n;
     costs_.reset(shape.K);
-    gamma_l_ = logistic_ ? 1.0 / (std::numbers::e * k_ * k_) : 1.0 - 1.0 / k_;
-    gamma_used_ = gamma_ > 0 ? gamma_ : gamma_l_;
-    active_.reset(shape, logistic_, gamma_used_, options_);
-    if (safety_) passive_.reset(shape, logistic_, gamma_used_, options_);
+    const double gamma_l = glimpse::algorithms::link_gamma_l(logistic_, shape.K);
+    const double gamma = gamma_ > 0 ? gamma_ : gamma_l;
+    active_.reset(shape, logistic_, gamma, options_);
+    if (safety_) passive_.reset(shape, logistic_, gamma, options_);
+    // The switching margin is margin_scale_ / N: c [d / gamma_l log(R^2 gamma_l T / gamma + 1) + R omega / gamma_l
+    // log(1 / delta)], T = the dataset's rows.
+    margin_scale_ =
+        safety_c_ / gamma_l *
+        (shape.d * std::log(safety_radius_ * safety_radius_ * gamma_l * static_cast<double>(shape.n) / gamma + 1.0) +
+         safety_radius_ * safety_omega_ * std::log(1.0 / safety_delta_));
     p_.setZero(shape.K);
     passive_p_.setZero(shape.K);
     x_.setZero(shape.d);
     round_ = 0;
-    audit_next_ = audit_now_ = switched_ = false;
+    audit_next_ = audit_now_ = false;
     rule_queries_ = true;
     audits_ = 0;
     loss_active_ = loss_passive_ = 0.0;
@@ -203,8 +206,8 @@ class CsSelectron final : public glimpse::Learner {
   void score(const glimpse::Instance& x, glimpse::Prediction& pred) {
     if (logistic_) x.to_dense(x_);
     active_.probabilities(x, x_, p_);
-    if (switched_) passive_.probabilities(x, x_, passive_p_);
-    costs_.scores(switched_ ? passive_p_ : p_, pred.scores);
+    if (switched()) passive_.probabilities(x, x_, passive_p_);
+    costs_.scores(switched() ? passive_p_ : p_, pred.scores);
     pred.predicted = glimpse::argmax(pred.scores);
     pred.proposed = pred.predicted;
   }
@@ -212,23 +215,16 @@ class CsSelectron final : public glimpse::Learner {
   // A round of the random subsample S: both models' losses before seeing y, the passive model learns, and the
   // switching test.
   void audit(const glimpse::Instance& x, std::int32_t y) {
-    if (!switched_) passive_.probabilities(x, x_, passive_p_);  // a switched score() has computed it already
+    if (!switched()) passive_.probabilities(x, x_, passive_p_);  // a switched score() has computed it already
     loss_active_ += active_.last_loss(y);
     loss_passive_ += passive_.last_loss(y);
     ++audits_;
     passive_.add(x, x_, y);
-    if (switched_) return;
+    if (switched()) return;
     const double n = static_cast<double>(audits_);
-    const double margin =
-        safety_c_ *
-        (d_ / (n * gamma_l_) *
-             std::log(safety_radius_ * safety_radius_ * gamma_l_ * static_cast<double>(horizon_) / gamma_used_ + 1.0) +
-         safety_radius_ * safety_omega_ / (n * gamma_l_) * std::log(1.0 / safety_delta_));
-    if (loss_active_ / n >= loss_passive_ / n + margin) {
-      switched_ = true;
-      switch_round_ = round_;
-    }
+    if (loss_active_ / n >= loss_passive_ / n + margin_scale_ / n) switch_round_ = round_;
   }
+  bool switched() const noexcept { return switch_round_ > 0; }
 
   bool logistic_;
   double gamma_;
@@ -238,11 +234,10 @@ class CsSelectron final : public glimpse::Learner {
   glimpse::algorithms::LogisticGlm::Options options_;
   GlmModel active_, passive_;
   Eigen::VectorXd p_, passive_p_, x_;
-  std::int32_t k_ = 0, d_ = 0;
-  std::int64_t horizon_ = 0, round_ = 0;
-  double gamma_l_ = 0.0, gamma_used_ = 0.0;
+  std::int64_t round_ = 0;
+  double margin_scale_ = 0.0;
   // Safety switch state: whether this round and the next are audited, whether the rule asked this round.
-  bool audit_next_ = false, audit_now_ = false, rule_queries_ = true, switched_ = false;
+  bool audit_next_ = false, audit_now_ = false, rule_queries_ = true;
   std::int64_t audits_ = 0, switch_round_ = 0;
   double loss_active_ = 0.0, loss_passive_ = 0.0;
 };

@@ -16,6 +16,12 @@
 
 namespace glimpse::algorithms {
 
+// gamma_l, the strong-convexity constant of the GLM link (ALGORITHMS.md 7): 1/(e K^2) for the logistic link (for
+// ||x|| <= 1, ||W^i|| <= 1), 1 - 1/K for the linear one.
+inline double link_gamma_l(bool logistic, std::int32_t k) {
+  return logistic ? 1.0 / (std::numbers::e * k * k) : 1.0 - 1.0 / k;
+}
+
 class TheoryWidth {
  public:
   // eta_mode, then the constants theta_t needs, then the cost matrix sigma^2(C) comes from.
@@ -47,7 +53,7 @@ class TheoryWidth {
   void reset(const ProblemShape& shape) {
     costs_.reset(shape.K);
     dk_ = static_cast<double>(shape.d) * shape.K;
-    gamma_l_ = logistic_ ? 1.0 / (std::numbers::e * shape.K * shape.K) : 1.0 - 1.0 / shape.K;
+    gamma_l_ = link_gamma_l(logistic_, shape.K);
     const double gamma = m0_ * gamma_l_;
     scale_ = 8.0 * std::sqrt(dk_) / gamma_l_ * std::sqrt(std::log(1.0 + 2.0 * radius_ * radius_ * gamma_l_ / gamma));
     offset_ = std::sqrt(2.0 * gamma * omega_ * omega_ / gamma_l_);
