@@ -53,8 +53,8 @@ inline KnnGraph build_knn_graph(const PointMatrix& x, std::int32_t k, Bandwidth 
   if (n < 2) throw Error("the k-NN graph needs at least 2 points, got " + std::to_string(n));
   const Eigen::Index neighbours = std::min<Eigen::Index>(k, n - 1);
   const Eigen::VectorXd norms = x.rowwise().squaredNorm();
-  // Each row's k nearest (index, squared distance) and its sum of distances to every other point.
-  std::vector<std::pair<Eigen::Index, double>> nearest(static_cast<std::size_t>(n * neighbours));
+  // Each row's k nearest (squared distance, index), nearest first, and its sum of distances to every other point.
+  std::vector<std::pair<double, Eigen::Index>> nearest(static_cast<std::size_t>(n * neighbours));
   std::vector<double> distance_sums(static_cast<std::size_t>(n), 0.0);
   constexpr Eigen::Index block = 128;
   tbb::parallel_for(tbb::blocked_range<Eigen::Index>(0, (n + block - 1) / block), [&](const auto& blocks) {
@@ -85,9 +85,7 @@ inline KnnGraph build_knn_graph(const PointMatrix& x, std::int32_t k, Bandwidth 
           }
           best[at] = {d2, j};
         }
-        for (Eigen::Index m = 0; m < neighbours; ++m)
-          nearest[static_cast<std::size_t>(i * neighbours + m)] = {best[static_cast<std::size_t>(m)].second,
-                                                                   best[static_cast<std::size_t>(m)].first};
+        std::copy(best.begin(), best.end(), nearest.begin() + i * neighbours);
         distance_sums[static_cast<std::size_t>(i)] = sums[r];
       }
     }
@@ -100,7 +98,7 @@ inline KnnGraph build_knn_graph(const PointMatrix& x, std::int32_t k, Bandwidth 
     graph.sigma = total / (static_cast<double>(n) * static_cast<double>(n - 1));
   } else {
     double total = 0.0;
-    for (const auto& [j, d2] : nearest) total += std::sqrt(d2);
+    for (const auto& [d2, j] : nearest) total += std::sqrt(d2);
     graph.sigma = total / static_cast<double>(nearest.size());
   }
   if (!(graph.sigma > 0.0)) throw Error("the k-NN graph's points all coincide (bandwidth sigma = 0)");
@@ -109,7 +107,7 @@ inline KnnGraph build_knn_graph(const PointMatrix& x, std::int32_t k, Bandwidth 
   edges.reserve(nearest.size() * 2);
   for (Eigen::Index i = 0; i < n; ++i)
     for (Eigen::Index m = 0; m < neighbours; ++m) {
-      const auto& [j, d2] = nearest[static_cast<std::size_t>(i * neighbours + m)];
+      const auto& [d2, j] = nearest[static_cast<std::size_t>(i * neighbours + m)];
       const double w = std::exp(-d2 * inverse_sigma2);
       edges.emplace_back(i, j, w);
       edges.emplace_back(j, i, w);
