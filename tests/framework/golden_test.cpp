@@ -16,10 +16,7 @@ TEST(Golden, CspaOnASmallBanditProtocolGivesTheVerifiedCounts) {
   TempDir dir;
   const Protocol protocol =
       load_protocol_file(std::filesystem::path(GLIMPSE_TEST_DATA_DIR) / "golden" / "cspa_golden.json", registry());
-  SweepOptions options;
-  options.progress = false;
-  options.output = dir.path() / "golden.h5";
-  run_sweep(protocol, options);
+  sweep_quietly(protocol, dir.path() / "golden.h5");
   const h5::Handle file = h5::open_file(dir.path() / "golden.h5", false);
   const auto runs = read_run_summaries(file);
   ASSERT_EQ(runs.size(), 4u);

@@ -229,10 +229,7 @@ TEST(LearnerOracles, ABaselineGetsLabelsBesideCandidateSetLearnersOnPairedStream
                                            "pl.json", ".", registry());
   EXPECT_EQ(protocol.oracle_for(0).name(), "candidate_set");
   EXPECT_EQ(protocol.oracle_for(1).name(), "full");
-  SweepOptions options;
-  options.progress = false;
-  options.output = dir.path() / "pl.h5";
-  run_sweep(protocol, options);
+  sweep_quietly(protocol, dir.path() / "pl.h5");
   const h5::Handle file = h5::open_file(dir.path() / "pl.h5", false);
   EXPECT_EQ(h5::read_string_attribute(h5::open_group(file, "runs/000000"), "oracle"), "candidate_set");
   EXPECT_EQ(h5::read_string_attribute(h5::open_group(file, "runs/000002"), "oracle"), "full");
@@ -259,10 +256,7 @@ TEST(LearnerOracles, OnePluginTwiceWithTwoOraclesStaysApartByItsLabel) {
                    {"name": "avg_perceptron"}],
       "metrics": [{"name": "average_error"}], "seeds": 2})",
                                            "pl.json", ".", registry());
-  SweepOptions options;
-  options.progress = false;
-  options.output = dir.path() / "pl.h5";
-  run_sweep(protocol, options);
+  sweep_quietly(protocol, dir.path() / "pl.h5");
   const h5::Handle file = h5::open_file(dir.path() / "pl.h5", false);
   EXPECT_EQ(h5::read_string_attribute(h5::open_group(file, "runs/000002"), "learner"), "avg_perceptron");
   EXPECT_EQ(h5::read_string_attribute(h5::open_group(file, "runs/000002"), "label"), "avg_s3");
@@ -301,12 +295,8 @@ std::string held_out_protocol(bool with_test) {
 
 TEST(HeldOut, TestPartIsEvaluatedAtChosenRoundsWithoutChangingTraining) {
   TempDir dir;
-  SweepOptions options;
-  options.progress = false;
-  options.output = dir.path() / "with.h5";
-  run_sweep(parse_protocol(held_out_protocol(true), "h.json", ".", registry()), options);
-  options.output = dir.path() / "without.h5";
-  run_sweep(parse_protocol(held_out_protocol(false), "h.json", ".", registry()), options);
+  sweep_quietly(parse_protocol(held_out_protocol(true), "h.json", ".", registry()), dir.path() / "with.h5");
+  sweep_quietly(parse_protocol(held_out_protocol(false), "h.json", ".", registry()), dir.path() / "without.h5");
   const h5::Handle with = h5::open_file(dir.path() / "with.h5", false);
   const h5::Handle without = h5::open_file(dir.path() / "without.h5", false);
   for (const std::string id : {"000000", "000001"}) {

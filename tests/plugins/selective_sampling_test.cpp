@@ -232,10 +232,7 @@ TEST(SelectiveSampling, LabelOnQueryOracleLabelsExactlyTheQueriedRounds) {
                                                  rule + R"("},
         "learners": [{"name": "perceptron"}], "metrics": [{"name": "mistakes"}, {"name": "queries"}]})",
                                              "ss.json", ".", registry());
-    SweepOptions options;
-    options.progress = false;
-    options.output = dir.path() / (oracle + rule + ".h5");
-    run_sweep(protocol, options);
+    sweep_quietly(protocol, dir.path() / (oracle + rule + ".h5"));
     const h5::Handle file = h5::open_file(dir.path() / (oracle + rule + ".h5"), false);
     const h5::Handle rounds = h5::open_group(file, "runs/000000/rounds");
     return std::pair(h5::read_vector<std::uint8_t>(rounds, "queried"),
