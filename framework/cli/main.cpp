@@ -1,10 +1,11 @@
-// The glimpse command line: run, plugins, describe, summary.
+// The glimpse command line: run, merge, status, summary, datasets, plugins, describe.
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -16,8 +17,10 @@
 #include "orchestrator.hpp"
 #include "plugin_registry.hpp"
 #include "protocol.hpp"
+#include "shard.hpp"
 #include "summary.hpp"
 #include "text_table.hpp"
+#include "trace_store.hpp"
 
 #ifndef GLIMPSE_VERSION_STRING
 #define GLIMPSE_VERSION_STRING "unknown"
@@ -32,6 +35,9 @@ constexpr const char* usage_text = R"(glimpse: online multiclass learning under 
 
 Usage:
   glimpse run [PROTOCOL] [options]   run a protocol (default: the embedded quickstart)
+                                     (--shard I/N: only shard I of N, e.g. one task of a cluster job array)
+  glimpse merge OUT FILE...          combine the trace files of one protocol's shards into OUT
+  glimpse status PROTOCOL FILE...    which runs of PROTOCOL the trace files hold: complete, failed, missing
   glimpse summary FILE [--table [M]] per dataset and learner: chosen grid point, mean (std) over seeds
                                      (--table: datasets x learners as in the papers; --all: every grid point)
   glimpse datasets list              datasets of the catalog, and which are installed
@@ -39,6 +45,9 @@ Usage:
   glimpse plugins                    list the plugins that can be loaded
   glimpse describe NAME              a plugin's description and parameters
   glimpse --version | --help         ('glimpse COMMAND --help' for a command's options)
+
+Exit status: 0 done; 2 bad input or usage; 3 finished, but some runs failed or are missing (run, merge,
+status); 130 interrupted (rerun the same command to resume).
 
 Installed datasets live in $GLIMPSE_DATA (default ~/.cache/glimpse/datasets); a protocol names one as
 {"name": "vehicle"}.
@@ -74,7 +83,11 @@ int command_run(const std::vector<std::string>& args) {
       "output,o", po::value<std::string>(), "trace file (default: the protocol's \"output\", else runs/NAME.h5)")(
       "force", "discard earlier results in the output file and start afresh")("quiet,q",
                                                                               "no progress line and no summary table")(
-      "stop-after", po::value<long long>(), "stop after this many new runs, as if interrupted (for testing resume)");
+      "stop-after", po::value<long long>(), "stop after this many new runs, as if interrupted (for testing resume)")(
+      "shard", po::value<std::string>(),
+      "I/N: run only shard I (0-based) of N, into runs/NAME.shard-I-of-N.h5 unless --output; every process "
+      "derives the same split from the protocol; combine the files with 'glimpse merge'")(
+      "fail-fast", "stop the sweep at the first failed run (default: record it as failed and go on)");
   po::positional_options_description positional;
   positional.add("protocol", 1);
   const auto vm = parse(args, options, positional);
@@ -95,6 +108,9 @@ int command_run(const std::vector<std::string>& args) {
   sweep.progress = !vm.count("quiet");
   if (vm.count("output")) sweep.output = vm["output"].as<std::string>();
   if (vm.count("stop-after")) sweep.stop_after = vm["stop-after"].as<long long>();
+  if (vm.count("shard")) sweep.shard = glimpse::parse_shard(vm["shard"].as<std::string>(), "--shard");
+  sweep.fail_fast = vm.count("fail-fast") > 0;
+  sweep.log = &std::cerr;
   sweep.interrupt = &interrupt_requested;
   std::signal(SIGINT, on_interrupt);
   std::signal(SIGTERM, on_interrupt);
@@ -109,11 +125,127 @@ int command_run(const std::vector<std::string>& args) {
                result.output.c_str(), static_cast<long long>(result.already_complete + result.completed_now),
                static_cast<long long>(result.total_runs), static_cast<long long>(result.completed_now), rate,
                result.seconds);
+  if (!result.failures.empty())
+    std::fprintf(stderr, "%zu run(s) failed (listed above and by 'glimpse summary'); rerunning retries them\n",
+                 result.failures.size());
   if (result.interrupted) {
     std::fprintf(stderr, "interrupted: run the same command again to resume\n");
     return 130;
   }
-  return 0;
+  return result.failures.empty() ? 0 : 3;
+}
+
+// The first `limit` ids of a list, then how many more.
+std::string id_list(const std::vector<std::string>& ids, std::size_t limit = 20) {
+  std::string text;
+  for (std::size_t i = 0; i < ids.size() && i < limit; ++i) text += (i ? " " : "") + ids[i];
+  if (ids.size() > limit) text += " ... (" + std::to_string(ids.size() - limit) + " more)";
+  return text;
+}
+
+int command_merge(const std::vector<std::string>& args) {
+  po::options_description options(
+      "glimpse merge OUT FILE...: combines trace files of one protocol (its shards) into OUT\n\n"
+      "Reads each FILE and the parts folder a killed shard leaves beside it; refuses files of different\n"
+      "protocols; reports runs held twice (the first FILE's copy is kept) and runs in no FILE. OUT may be one\n"
+      "of the FILEs. Exit status 3 when some run is missing or failed (OUT is written all the same).\n\nOptions");
+  options.add_options()("help,h", "show this help")("output", po::value<std::string>(), "merged trace file")(
+      "files", po::value<std::vector<std::string>>()->multitoken(), "trace files to merge");
+  po::positional_options_description positional;
+  positional.add("output", 1).add("files", -1);
+  const auto vm = parse(args, options, positional);
+  if (vm.count("help") || !vm.count("output") || !vm.count("files")) {
+    std::cout << options << '\n';
+    return vm.count("help") ? 0 : 2;
+  }
+  std::vector<fs::path> inputs;
+  for (const auto& file : vm["files"].as<std::vector<std::string>>()) inputs.emplace_back(file);
+  const fs::path output = vm["output"].as<std::string>();
+  const auto report = glimpse::merge_traces(output, inputs);
+  for (const auto& [id, files] : report.duplicates) {
+    std::cerr << "run " << id << " is complete in";
+    for (const auto& file : files) std::cerr << ' ' << file.string();
+    std::cerr << "; kept the first\n";
+  }
+  std::cerr << output.string() << ": " << report.complete << " of " << report.runs_total << " runs complete";
+  if (report.failed) std::cerr << ", " << report.failed << " failed";
+  std::cerr << " (from " << inputs.size() << " files)\n";
+  if (!report.missing.empty())
+    std::cerr << report.missing.size() << " run(s) missing: " << id_list(report.missing)
+              << "\n('glimpse status PROTOCOL FILE...' names them and their shards)\n";
+  return report.missing.empty() && report.failed == 0 ? 0 : 3;
+}
+
+int command_status(const std::vector<std::string>& args) {
+  po::options_description options(
+      "glimpse status PROTOCOL FILE...: which runs of PROTOCOL the trace files (and the parts folders of\n"
+      "sweeps still running or killed) hold: complete, failed, in flight (started by a sweep that is running,\n"
+      "or was killed or crashed), or missing; with the shard of each run not complete. Exit status 3 unless\n"
+      "every run is complete.\n\nOptions");
+  options.add_options()("help,h", "show this help")("protocol", po::value<std::string>(), "protocol file (JSON)")(
+      "files", po::value<std::vector<std::string>>()->multitoken(), "trace files (a sweep's output or its shards')")(
+      "shards", po::value<int>(), "number of shards (default: read from the files' \"shard\" attribute)")(
+      "all", "list every run not complete (default: failed and in-flight runs, and the first 20 missing)");
+  po::positional_options_description positional;
+  positional.add("protocol", 1).add("files", -1);
+  const auto vm = parse(args, options, positional);
+  if (vm.count("help") || !vm.count("protocol") || !vm.count("files")) {
+    std::cout << options << '\n';
+    return vm.count("help") ? 0 : 2;
+  }
+  const auto registry = glimpse::PluginRegistry::discover();
+  const glimpse::Protocol protocol = glimpse::load_protocol_file(vm["protocol"].as<std::string>(), registry);
+  const std::string hash = glimpse::protocol_hash_text(protocol);
+  std::int32_t shards = vm.count("shards") ? vm["shards"].as<int>() : 0;
+  if (vm.count("shards") && shards < 1) throw glimpse::Error("--shards", "expected a number >= 1");
+  std::map<std::string, std::string> state;  // run id -> "complete", "in flight" or "failed in round ...: ..."
+  for (const auto& file : vm["files"].as<std::vector<std::string>>()) {
+    if (!fs::exists(file) && !fs::exists(file + ".parts")) {
+      std::cerr << file << ": not found (no run of it has finished)\n";
+      continue;
+    }
+    if (fs::exists(file) && !shards) {
+      const auto header = glimpse::TraceHeader::read(file);
+      if (!header.shard.empty()) shards = glimpse::parse_shard(header.shard, file + ": attribute shard").count;
+    }
+    const auto contents = glimpse::read_trace_contents(file, hash, "it does not belong to " + protocol.file);
+    for (const auto& id : contents.in_flight) state.emplace(id, "in flight");
+    for (const auto& [id, failure] : contents.failed)
+      if (state[id] != "complete")
+        state[id] = "failed in round " + std::to_string(failure.round) + ": " + failure.error;
+    for (const auto& [id, path] : contents.complete) state[id] = "complete";
+  }
+  const glimpse::RunList list = glimpse::list_runs(protocol);
+  const std::vector<std::int32_t> shard_of =
+      shards > 1 ? glimpse::assign_shards(list.costs, shards) : std::vector<std::int32_t>(list.runs.size(), 0);
+  std::int64_t complete = 0, failed = 0, in_flight = 0, missing = 0;
+  glimpse::TextTable table({"run", "shard", "learner", "dataset", "seed", "params", "status"});
+  for (std::size_t i = 0; i < list.runs.size(); ++i) {
+    const auto& run = list.runs[i];
+    const auto it = state.find(run.id);
+    const std::string status = it == state.end() ? "missing" : it->second;
+    if (status == "complete") {
+      ++complete;
+      continue;
+    }
+    const bool is_missing = status == "missing";
+    ++(is_missing ? missing : status == "in flight" ? in_flight : failed);
+    if (is_missing && !vm.count("all") && missing > 20) continue;
+    table.add_row({run.id, shards > 1 ? std::to_string(shard_of[i]) + "/" + std::to_string(shards) : "-",
+                   protocol.learners[static_cast<std::size_t>(run.learner)].output_name,
+                   protocol.datasets[static_cast<std::size_t>(run.dataset)].name, std::to_string(run.seed),
+                   run.learner_params.to_json(), status});
+  }
+  const auto total = static_cast<std::int64_t>(list.runs.size());
+  std::cout << protocol.file << ": " << total << " runs: " << complete << " complete, " << failed << " failed, "
+            << in_flight << " in flight, " << missing << " missing\n";
+  if (complete < total) {
+    std::cout << '\n';
+    table.print(std::cout);
+    if (missing > 20 && !vm.count("all"))
+      std::cout << "... and " << missing - 20 << " more missing (--all lists them)\n";
+  }
+  return complete == total ? 0 : 3;
 }
 
 int command_plugins(const std::vector<std::string>& args) {
@@ -278,6 +410,8 @@ int main(int argc, char** argv) {
     if (command == "plugins") return command_plugins(args);
     if (command == "describe") return command_describe(args);
     if (command == "summary") return command_summary(args);
+    if (command == "merge") return command_merge(args);
+    if (command == "status") return command_status(args);
     if (command == "datasets") return command_datasets(args);
     std::cerr << "glimpse: unknown command '" << command << "'\n\n" << usage_text;
     return 2;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <mutex>
 #include <numeric>
@@ -44,6 +45,9 @@ struct DatasetPlan {
   ProblemShape shape;
   std::vector<ParamValues> oracle_params;  // per learner (each may have its own oracle)
   std::vector<ParamValues> metric_params;
+  // The first seed's dataset (and test part) as its runs see them, made while planning to learn the shape;
+  // kept for those runs when the datasets have per-seed transforms.
+  std::shared_ptr<const Dataset> first_seed, first_seed_test;
 };
 
 // Stream keys, by meaning (STYLE.md section 6): data order and oracle/query draws depend on (seed,
@@ -128,6 +132,10 @@ void evaluate_held_out(const Dataset& data, std::span<const std::int64_t> rows, 
   for (auto* metric : metrics) metric->test_done(round);
 }
 
+RunFailure::RunFailure(std::int64_t failed_round, const std::string& what)
+    : Error(failed_round > 0 ? "round " + std::to_string(failed_round) : std::string("before the first round"), what),
+      round(failed_round) {}
+
 bool run_rounds(const RoundLoopInputs& in, RunRecord& record) {
   const Dataset& data = *in.data;
   const ProblemShape shape{data.size(), data.dim(), data.num_classes()};
@@ -152,54 +160,64 @@ bool run_rounds(const RoundLoopInputs& in, RunRecord& record) {
 
   std::int64_t t = 0;
   std::int64_t reported_rounds = 0;
-  for (std::int64_t pass = 0; pass < in.passes; ++pass) {
-    fill_stream_order(order, in.order_key, pass, in.order, data.labels(), shape.K);
-    for (std::size_t position = 0; position < order.size(); ++position) {
-      const std::int64_t row = order[position];
-      ++t;
-      const Instance x = data.row(row);
-      if (position + 1 < order.size()) data.row(order[position + 1]).prefetch();
-      RoundTruth truth{t, data.label(row), {}};
-      if (has_probabilities)
-        truth.class_probabilities = {data.class_probabilities.data() + row * shape.K,
-                                     static_cast<std::size_t>(shape.K)};
+  try {
+    for (std::int64_t pass = 0; pass < in.passes; ++pass) {
+      fill_stream_order(order, in.order_key, pass, in.order, data.labels(), shape.K);
+      for (std::size_t position = 0; position < order.size(); ++position) {
+        const std::int64_t row = order[position];
+        ++t;
+        const Instance x = data.row(row);
+        if (position + 1 < order.size()) data.row(order[position + 1]).prefetch();
+        RoundTruth truth{t, data.label(row), {}};
+        if (has_probabilities)
+          truth.class_probabilities = {data.class_probabilities.data() + row * shape.K,
+                                       static_cast<std::size_t>(shape.K)};
 
-      in.learner->predict(x, prediction);
-      if (prediction.predicted < 0 || prediction.predicted >= shape.K || prediction.proposed < 0 ||
-          prediction.proposed >= shape.K)
-        throw Error("round " + std::to_string(t) + ": the learner returned a label outside 0..K-1");
-      bool queried = true;
-      if (in.query_rule) {
-        Rng query_rng(derive_key(in.query_key, static_cast<std::uint64_t>(t)));
-        const bool rule_queries = in.query_rule->decide(x, prediction, t, query_rng);
-        queried = in.learner->wants_label(rule_queries) || rule_queries;
-      }
-      Feedback feedback = NoFeedback{};
-      if (queried) {
-        Rng oracle_rng(derive_key(in.oracle_key, static_cast<std::uint64_t>(t)));
-        feedback = in.oracle->respond(x, truth, prediction, oracle_rng);
-      }
-      in.learner->learn(x, prediction, feedback);
+        in.learner->predict(x, prediction);
+        if (prediction.predicted < 0 || prediction.predicted >= shape.K || prediction.proposed < 0 ||
+            prediction.proposed >= shape.K)
+          throw RunFailure(t, "the learner returned a label outside 0..K-1");
+        for (std::size_t k = 0; k < prediction.scores.size(); ++k)
+          if (!std::isfinite(prediction.scores[k]))
+            throw RunFailure(t, "the learner's score for class " + std::to_string(k + 1) + " is " +
+                                    std::to_string(prediction.scores[k]) + " (did its weights diverge?)");
+        bool queried = true;
+        if (in.query_rule) {
+          Rng query_rng(derive_key(in.query_key, static_cast<std::uint64_t>(t)));
+          const bool rule_queries = in.query_rule->decide(x, prediction, t, query_rng);
+          queried = in.learner->wants_label(rule_queries) || rule_queries;
+        }
+        Feedback feedback = NoFeedback{};
+        if (queried) {
+          Rng oracle_rng(derive_key(in.oracle_key, static_cast<std::uint64_t>(t)));
+          feedback = in.oracle->respond(x, truth, prediction, oracle_rng);
+        }
+        in.learner->learn(x, prediction, feedback);
 
-      const RoundRecord round{t, &truth, &prediction, &feedback, queried};
-      for (auto* metric : in.metrics) metric->observe(round);
-      if (in.trace_rounds) {
-        const auto i = static_cast<std::size_t>(t - 1);
-        record.y[i] = truth.label + 1;
-        record.row[i] = row;
-        record.predicted[i] = prediction.predicted + 1;
-        record.proposed[i] = prediction.proposed + 1;
-        record.correct[i] = prediction.proposed == truth.label;
-        record.queried[i] = queried;
-      }
-      if (in.test && ((in.test_every > 0 && t % in.test_every == 0) || t == total_rounds))
-        evaluate_held_out(*in.test, {}, *in.learner, in.metrics, prediction, t);
-      if ((t & 4095) == 0) {
-        if (in.rounds_done) *in.rounds_done += t - reported_rounds;
-        reported_rounds = t;
-        if (in.interrupted && (*in.interrupted)()) return false;
+        const RoundRecord round{t, &truth, &prediction, &feedback, queried};
+        for (auto* metric : in.metrics) metric->observe(round);
+        if (in.trace_rounds) {
+          const auto i = static_cast<std::size_t>(t - 1);
+          record.y[i] = truth.label + 1;
+          record.row[i] = row;
+          record.predicted[i] = prediction.predicted + 1;
+          record.proposed[i] = prediction.proposed + 1;
+          record.correct[i] = prediction.proposed == truth.label;
+          record.queried[i] = queried;
+        }
+        if (in.test && ((in.test_every > 0 && t % in.test_every == 0) || t == total_rounds))
+          evaluate_held_out(*in.test, {}, *in.learner, in.metrics, prediction, t);
+        if ((t & 4095) == 0) {
+          if (in.rounds_done) *in.rounds_done += t - reported_rounds;
+          reported_rounds = t;
+          if (in.interrupted && (*in.interrupted)()) return false;
+        }
       }
     }
+  } catch (const RunFailure&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw RunFailure(t, e.what());
   }
   if (in.rounds_done) *in.rounds_done += t - reported_rounds;
   record.rounds = t;
@@ -373,31 +391,31 @@ std::vector<PreparedDataset> prepare_datasets(const Protocol& protocol) {
   return result;
 }
 
-SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
-  const auto start = Clock::now();
-  SweepResult result;
-  result.output = options.output ? *options.output : default_output(protocol);
+namespace {
+struct SweepPlan {
+  std::vector<DatasetPlan> datasets;
+  RunList list;
+};
 
-  // Load every dataset once and resolve every value before starting any run.
-  std::vector<DatasetPlan> plans;
+// Loads every dataset once and resolves every value, so that nothing is left to fail before runs start.
+SweepPlan plan_sweep(const Protocol& protocol) {
+  SweepPlan sweep;
   std::vector<ProblemShape> shapes;
-  SeedCopies copies;
-  SharedByRuns<std::pair<std::int32_t, std::uint64_t>, BatchSplitState> splits;  // (dataset, seed)
   for (auto& data : prepare_datasets(protocol)) {
     DatasetPlan plan;
     // The shape after every transform; a per-seed copy made for it is kept for its runs.
-    const auto first = data.materialize(protocol.seeds.front());
-    plan.shape = {first->size(), first->dim(), first->num_classes()};
-    copies.keep(data, protocol.seeds.front(), first);
+    plan.first_seed = data.materialize(protocol.seeds.front());
+    const Dataset& first = *plan.first_seed;
+    plan.shape = {first.size(), first.dim(), first.num_classes()};
     if (data.test) {
-      const auto test = data.test->materialize(protocol.seeds.front());
-      const DatasetUse& use = protocol.datasets[plans.size()];
-      if (test->dim() != first->dim() || test->num_classes() != first->num_classes())
-        throw Error(use.test.front().where, "the test part has d = " + std::to_string(test->dim()) +
-                                                ", K = " + std::to_string(test->num_classes()) +
-                                                "; the training part has d = " + std::to_string(first->dim()) +
-                                                ", K = " + std::to_string(first->num_classes()));
-      copies.keep(*data.test, protocol.seeds.front(), test);
+      plan.first_seed_test = data.test->materialize(protocol.seeds.front());
+      const Dataset& test = *plan.first_seed_test;
+      const DatasetUse& use = protocol.datasets[sweep.datasets.size()];
+      if (test.dim() != first.dim() || test.num_classes() != first.num_classes())
+        throw Error(use.test.front().where, "the test part has d = " + std::to_string(test.dim()) +
+                                                ", K = " + std::to_string(test.num_classes()) +
+                                                "; the training part has d = " + std::to_string(first.dim()) +
+                                                ", K = " + std::to_string(first.num_classes()));
     }
     plan.data = std::move(data);
     if (!protocol.batch())
@@ -405,15 +423,63 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
         plan.oracle_params.push_back(protocol.oracle_for(l).resolve(0, &plan.shape));
     for (const auto& metric : protocol.metrics) plan.metric_params.push_back(metric.resolve(0, &plan.shape));
     shapes.push_back(plan.shape);
-    plans.push_back(std::move(plan));
+    sweep.datasets.push_back(std::move(plan));
   }
-  const std::vector<RunSpec> runs = expand_runs(protocol, shapes);
+  sweep.list.runs = expand_runs(protocol, shapes);
+  for (const auto& run : sweep.list.runs) {
+    const ProblemShape& shape = shapes[static_cast<std::size_t>(run.dataset)];
+    sweep.list.costs.push_back(static_cast<double>(protocol.passes) * static_cast<double>(shape.n) *
+                               static_cast<double>(shape.K) * static_cast<double>(shape.d));
+  }
+  return sweep;
+}
+}  // namespace
+
+RunList list_runs(const Protocol& protocol) { return plan_sweep(protocol).list; }
+
+std::vector<const RunSpec*> shard_runs(const RunList& list, const Shard& shard) {
+  const std::vector<std::int32_t> shard_of =
+      shard.whole() ? std::vector<std::int32_t>(list.runs.size(), 0) : assign_shards(list.costs, shard.count);
+  std::vector<const RunSpec*> runs;
+  for (std::size_t i = 0; i < list.runs.size(); ++i)
+    if (shard_of[i] == shard.index) runs.push_back(&list.runs[i]);
+  return runs;
+}
+
+std::string describe_run(const Protocol& protocol, const RunSpec& run) {
+  return "run " + run.id + " (learner '" + protocol.learners[static_cast<std::size_t>(run.learner)].output_name +
+         "', dataset '" + protocol.datasets[static_cast<std::size_t>(run.dataset)].name + "', seed " +
+         std::to_string(run.seed) + ", params " + run.learner_params.to_json() + ")";
+}
+
+SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
+  const auto start = Clock::now();
+  SweepResult result;
+  result.output = options.output ? *options.output : shard_output(default_output(protocol), options.shard);
+
+  SweepPlan sweep = plan_sweep(protocol);
+  std::vector<DatasetPlan>& plans = sweep.datasets;
+  SeedCopies copies;
+  SharedByRuns<std::pair<std::int32_t, std::uint64_t>, BatchSplitState> splits;  // (dataset, seed)
+  for (auto& plan : plans) {
+    copies.keep(plan.data, protocol.seeds.front(), std::move(plan.first_seed));
+    if (plan.data.test) copies.keep(*plan.data.test, protocol.seeds.front(), std::move(plan.first_seed_test));
+  }
+  const std::vector<const RunSpec*> runs = shard_runs(sweep.list, options.shard);
   result.total_runs = static_cast<std::int64_t>(runs.size());
 
-  TraceStore store(result.output, protocol, options.force);
+  TraceStore store(result.output, protocol, options.force, options.shard);
+  for (const auto* run : runs)
+    if (store.in_flight_before().count(run->id)) {
+      result.in_flight_before.push_back(describe_run(protocol, *run));
+      if (options.log)
+        *options.log << result.output.string() << ": " << result.in_flight_before.back()
+                     << " was in flight when an earlier sweep of this output was killed or crashed; if it crashed, "
+                        "this run (or another in flight with it) may be why\n";
+    }
   std::vector<const RunSpec*> pending;
-  for (const auto& run : runs)
-    if (!store.completed().count(run.id)) pending.push_back(&run);
+  for (const auto* run : runs)
+    if (!store.completed().count(run->id)) pending.push_back(run);
   result.already_complete = result.total_runs - static_cast<std::int64_t>(pending.size());
   if (options.stop_after >= 0 && static_cast<std::int64_t>(pending.size()) > options.stop_after)
     pending.resize(static_cast<std::size_t>(options.stop_after));
@@ -437,6 +503,7 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
            (options.interrupt && options.interrupt->load(std::memory_order_relaxed));
   };
 
+  std::mutex failures_mutex;
   const auto execute = [&](const RunSpec& run) -> bool {
     const DatasetPlan& plan = plans[static_cast<std::size_t>(run.dataset)];
     const std::shared_ptr<const Dataset> data_copy = copies.acquire(plan.data, run.seed);
@@ -448,103 +515,121 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
     const std::string params_json = run.learner_params.to_json();
     const StreamKeys keys(run.seed, dataset_use.name, learner_use.name(), params_json);
 
-    std::vector<std::unique_ptr<Metric>> metrics;
-    for (std::size_t m = 0; m < protocol.metrics.size(); ++m)
-      metrics.push_back(create_as<Metric>(protocol.metrics[m], plan.metric_params[m]));
-    RunRecord record;
-    record.id = run.id;
-    record.index = run.index;
-    record.dataset = dataset_use.name;
-    record.dataset_variant = dataset_use.variant;
-    record.learner = learner_use.name();
-    record.label = learner_use.output_name;
-    record.learner_version = learner_use.plugin->spec->version;
-    record.params_json = params_json;
-    record.seed = run.seed;
-    record.grid_point = run.grid_point;
-    const auto fail = [&](const Error& e) {
-      return Error("run " + run.id + " (learner '" + learner_use.name() + "', dataset '" + dataset_use.name + "')",
-                   e.what());
-    };
+    RunRecord identity;
+    identity.id = run.id;
+    identity.index = run.index;
+    identity.dataset = dataset_use.name;
+    identity.dataset_variant = dataset_use.variant;
+    identity.learner = learner_use.name();
+    identity.label = learner_use.output_name;
+    identity.learner_version = learner_use.plugin->spec->version;
+    identity.params_json = params_json;
+    identity.seed = run.seed;
+    identity.grid_point = run.grid_point;
+    RunRecord record = identity;
     const auto run_start = Clock::now();
-    std::unique_ptr<Learner> learner;
-    if (protocol.batch()) {
-      BatchRunInputs inputs;
-      inputs.data = &data;
-      const std::pair split_key{run.dataset, run.seed};
-      const std::shared_ptr<BatchSplitState> split = splits.acquire(split_key, [&] {
-        BatchSplit rule = protocol.split;
-        if (dataset_use.labelled) rule.labelled = *dataset_use.labelled;
-        auto state = std::make_shared<BatchSplitState>();
-        state->rows = make_batch_split(
-            data, rule, derive_key(StreamKeys::dataset_key(run.seed, dataset_use.split_name()), hash_name("split")));
-        return state;
-      });
-      inputs.split = &split->rows;
-      inputs.shared = &split->shared;
-      inputs.learner_name = learner_use.name();
-      inputs.make_learner = [&] { return create_as<Learner>(learner_use, run.learner_params); };
-      inputs.batch_learner = learner_use.plugin->spec->batch;
-      for (auto& metric : metrics) inputs.metrics.push_back(metric.get());
-      inputs.learner_seed = keys.learner;
-      inputs.passes = protocol.passes;
-      inputs.test_every = protocol.test_every;
-      inputs.interrupted = &interrupted;
-      try {
-        const bool finished = run_batch(inputs, record);
+    store.begin(run.id);
+    // Everything the run's plugins do; a throw from any of them fails this run only.
+    const auto run_plugins = [&]() -> bool {
+      std::vector<std::unique_ptr<Metric>> metrics;
+      for (std::size_t m = 0; m < protocol.metrics.size(); ++m)
+        metrics.push_back(create_as<Metric>(protocol.metrics[m], plan.metric_params[m]));
+      std::unique_ptr<Learner> learner;
+      if (protocol.batch()) {
+        BatchRunInputs inputs;
+        inputs.data = &data;
+        const std::pair split_key{run.dataset, run.seed};
+        const std::shared_ptr<BatchSplitState> split = splits.acquire(split_key, [&] {
+          BatchSplit rule = protocol.split;
+          if (dataset_use.labelled) rule.labelled = *dataset_use.labelled;
+          auto state = std::make_shared<BatchSplitState>();
+          state->rows = make_batch_split(
+              data, rule, derive_key(StreamKeys::dataset_key(run.seed, dataset_use.split_name()), hash_name("split")));
+          return state;
+        });
+        inputs.split = &split->rows;
+        inputs.shared = &split->shared;
+        inputs.learner_name = learner_use.name();
+        inputs.make_learner = [&] { return create_as<Learner>(learner_use, run.learner_params); };
+        inputs.batch_learner = learner_use.plugin->spec->batch;
+        for (auto& metric : metrics) inputs.metrics.push_back(metric.get());
+        inputs.learner_seed = keys.learner;
+        inputs.passes = protocol.passes;
+        inputs.test_every = protocol.test_every;
+        inputs.interrupted = &interrupted;
+        bool finished = false;
+        try {
+          finished = run_batch(inputs, record);
+        } catch (...) {
+          splits.release(split_key);
+          throw;
+        }
         splits.release(split_key);
-        if (!finished) return false;  // abandoned: not written, rerun redoes it
-      } catch (const Error& e) {
-        splits.release(split_key);
-        throw fail(e);
-      }
-    } else {
-      learner = create_as<Learner>(learner_use, run.learner_params);
-      const PluginUse& oracle_use = protocol.oracle_for(run.learner);
-      const ParamValues& oracle_params = plan.oracle_params[static_cast<std::size_t>(run.learner)];
-      auto oracle = create_as<FeedbackOracle>(oracle_use, oracle_params);
-      std::unique_ptr<QueryRule> rule;
-      const PluginUse* rule_use = protocol.query_rule_for(run.learner);
-      if (rule_use) rule = create_as<QueryRule>(*rule_use, run.query_rule_params);
+        if (!finished) return false;
+      } else {
+        learner = create_as<Learner>(learner_use, run.learner_params);
+        const PluginUse& oracle_use = protocol.oracle_for(run.learner);
+        const ParamValues& oracle_params = plan.oracle_params[static_cast<std::size_t>(run.learner)];
+        auto oracle = create_as<FeedbackOracle>(oracle_use, oracle_params);
+        std::unique_ptr<QueryRule> rule;
+        const PluginUse* rule_use = protocol.query_rule_for(run.learner);
+        if (rule_use) rule = create_as<QueryRule>(*rule_use, run.query_rule_params);
 
-      RoundLoopInputs inputs;
-      inputs.data = &data;
-      inputs.learner = learner.get();
-      inputs.oracle = oracle.get();
-      inputs.query_rule = rule.get();
-      for (auto& metric : metrics) inputs.metrics.push_back(metric.get());
-      inputs.learner_seed = keys.learner;
-      inputs.order_key = keys.order;
-      inputs.oracle_key = keys.oracle;
-      inputs.query_key = keys.query;
-      inputs.passes = protocol.passes;
-      inputs.order = protocol.order;
-      inputs.test = test_copy.get();
-      inputs.test_every = protocol.test_every;
-      inputs.trace_rounds = protocol.trace_rounds;
-      inputs.rounds_done = &progress.rounds_done;
-      inputs.interrupted = &interrupted;
-      try {
-        if (!run_rounds(inputs, record)) return false;  // abandoned: not written, rerun redoes it
-      } catch (const Error& e) {
-        throw fail(e);
+        RoundLoopInputs inputs;
+        inputs.data = &data;
+        inputs.learner = learner.get();
+        inputs.oracle = oracle.get();
+        inputs.query_rule = rule.get();
+        for (auto& metric : metrics) inputs.metrics.push_back(metric.get());
+        inputs.learner_seed = keys.learner;
+        inputs.order_key = keys.order;
+        inputs.oracle_key = keys.oracle;
+        inputs.query_key = keys.query;
+        inputs.passes = protocol.passes;
+        inputs.order = protocol.order;
+        inputs.test = test_copy.get();
+        inputs.test_every = protocol.test_every;
+        inputs.trace_rounds = protocol.trace_rounds;
+        inputs.rounds_done = &progress.rounds_done;
+        inputs.interrupted = &interrupted;
+        if (!run_rounds(inputs, record)) return false;
+        record.oracle = oracle_use.name();
+        record.oracle_params = oracle_params.to_json();
+        record.query_rule = rule_use ? rule_use->name() : "";
+        record.query_rule_params = rule_use ? run.query_rule_params.to_json() : "";
       }
-      record.oracle = oracle_use.name();
-      record.oracle_params = oracle_params.to_json();
-      record.query_rule = rule_use ? rule_use->name() : "";
-      record.query_rule_params = rule_use ? run.query_rule_params.to_json() : "";
-    }
-    record.seconds = std::chrono::duration<double>(Clock::now() - run_start).count();
-    for (std::size_t m = 0; m < metrics.size(); ++m) {
-      MetricResults out;
-      metrics[m]->report(out);
-      append_results(record, std::move(out),
-                     [&](const std::string& suffix) { return metric_output_name(protocol.metrics[m], suffix); });
-    }
-    if (learner) {
-      MetricResults out;
-      learner->report(out);
-      append_results(record, std::move(out), [](const std::string& suffix) { return "learner_" + suffix; });
+      record.seconds = std::chrono::duration<double>(Clock::now() - run_start).count();
+      for (std::size_t m = 0; m < metrics.size(); ++m) {
+        MetricResults out;
+        metrics[m]->report(out);
+        append_results(record, std::move(out),
+                       [&](const std::string& suffix) { return metric_output_name(protocol.metrics[m], suffix); });
+      }
+      if (learner) {
+        MetricResults out;
+        learner->report(out);
+        append_results(record, std::move(out), [](const std::string& suffix) { return "learner_" + suffix; });
+      }
+      return true;
+    };
+    try {
+      if (!run_plugins()) {  // abandoned: nothing written, a rerun redoes it
+        store.abandon(run.id);
+        return false;
+      }
+    } catch (const std::exception& e) {
+      const auto* in_round = dynamic_cast<const RunFailure*>(&e);
+      RunRecord failed = std::move(identity);
+      failed.error = e.what();
+      failed.failed_round = in_round ? in_round->round : 0;
+      failed.seconds = std::chrono::duration<double>(Clock::now() - run_start).count();
+      store.write(failed);
+      const std::string message = describe_run(protocol, run) + " failed: " + failed.error;
+      if (options.fail_fast) throw Error(message + " (--fail-fast: stopping the sweep)");
+      std::lock_guard lock(failures_mutex);
+      result.failures.push_back(message);
+      if (options.log) *options.log << message << '\n';
+      return false;
     }
     store.write(record);
     return true;
@@ -583,11 +668,13 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
   });
 
   // Whatever happened, every finished run goes into the output file.
-  store.finalize(result.total_runs);
+  store.finalize(static_cast<std::int64_t>(sweep.list.runs.size()));
   if (failure) std::rethrow_exception(failure);
   result.completed_now = completed;
   result.rounds = rounds;
-  result.interrupted = result.already_complete + result.completed_now < result.total_runs;
+  result.interrupted =
+      result.already_complete + result.completed_now + static_cast<std::int64_t>(result.failures.size()) <
+      result.total_runs;
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;
 }

@@ -9,13 +9,16 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <ostream>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "glimpse/dataset.hpp"
+#include "glimpse/error.hpp"
 #include "glimpse/interfaces.hpp"
 #include "protocol.hpp"
+#include "shard.hpp"
 #include "trace_store.hpp"
 
 namespace glimpse {
@@ -23,17 +26,22 @@ namespace glimpse {
 struct SweepOptions {
   int threads = 0;                               // 0: all cores
   bool force = false;                            // discard earlier results of this output
+  bool fail_fast = false;                        // a failed run stops the sweep (else it is recorded, others go on)
+  Shard shard;                                   // run only this shard's runs (see shard.hpp)
   bool progress = true;                          // progress line on stderr (only when it is a terminal)
-  std::optional<std::filesystem::path> output;   // overrides the protocol's "output"
+  std::optional<std::filesystem::path> output;   // overrides the protocol's "output" (and a shard's default name)
   std::int64_t stop_after = -1;                  // stop (as if interrupted) after this many new runs
   const std::atomic<bool>* interrupt = nullptr;  // set by a signal handler: finish in-flight runs and stop
+  std::ostream* log = nullptr;                   // where failed runs and runs left in flight are reported
 };
 
 struct SweepResult {
   std::filesystem::path output;
-  std::int64_t total_runs = 0;
+  std::int64_t total_runs = 0;        // of this invocation: the protocol's runs, or its shard's
   std::int64_t already_complete = 0;  // found in the output from an earlier invocation
   std::int64_t completed_now = 0;
+  std::vector<std::string> failures;          // runs that failed this time: "run <id> (...): round <t>: <message>"
+  std::vector<std::string> in_flight_before;  // runs an earlier, killed or crashed, sweep of this output left started
   std::int64_t rounds = 0;
   double seconds = 0.0;
   bool interrupted = false;
@@ -64,8 +72,16 @@ struct RoundLoopInputs {
 void evaluate_held_out(const Dataset& data, std::span<const std::int64_t> rows, Learner& learner,
                        std::span<Metric* const> metrics, Prediction& prediction, std::int64_t round);
 
+// Something a run's plugins did wrong (threw, returned a label outside 0..K-1 or a non-finite score): the run
+// fails with this message; `round` is where (0: outside the round loop).
+class RunFailure : public Error {
+ public:
+  RunFailure(std::int64_t round, const std::string& what);
+  std::int64_t round;
+};
+
 // Resets the objects and runs every round; fills the record's per-round fields and `rounds`.
-// Returns false when `interrupted` said stop (the record is then incomplete).
+// Returns false when `interrupted` said stop (the record is then incomplete). Throws RunFailure.
 bool run_rounds(const RoundLoopInputs& inputs, RunRecord& record);
 
 // The output file a protocol writes to when no --output is given.
@@ -92,6 +108,20 @@ std::vector<PreparedDataset> prepare_datasets(const Protocol& protocol);
 // `labels` and `num_classes` serve the class-wise modes. Allocation-free for shuffle and file only.
 void fill_stream_order(std::span<std::int64_t> order, std::uint64_t order_key, std::int64_t pass, StreamOrder mode,
                        std::span<const std::int32_t> labels, std::int32_t num_classes);
+
+// A protocol's run list (datasets are loaded to resolve parameters) with each run's expected cost,
+// passes x n x K x d, which sharding balances.
+struct RunList {
+  std::vector<RunSpec> runs;
+  std::vector<double> costs;
+};
+RunList list_runs(const Protocol& protocol);
+
+// "run 000017 (learner 'x', dataset 'y', seed 3, params {...})", as messages name runs.
+std::string describe_run(const Protocol& protocol, const RunSpec& run);
+
+// The runs of `protocol` that `shard` holds, in index order (all of them for the whole protocol).
+std::vector<const RunSpec*> shard_runs(const RunList& list, const Shard& shard);
 
 SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options);
 

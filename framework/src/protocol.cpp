@@ -533,12 +533,14 @@ std::vector<RunSpec> expand_runs(const Protocol& protocol, const std::vector<Pro
       }
     }
   }
-  const int width = std::max<int>(6, static_cast<int>(std::to_string(runs.size()).size()));
-  for (auto& run : runs) {
-    std::string id = std::to_string(run.index);
-    run.id = std::string(static_cast<std::size_t>(width) - id.size(), '0') + id;
-  }
+  for (auto& run : runs) run.id = run_id(run.index, static_cast<std::int64_t>(runs.size()));
   return runs;
+}
+
+std::string run_id(std::int64_t index, std::int64_t total_runs) {
+  const std::size_t width = std::max<std::size_t>(6, std::to_string(total_runs).size());
+  const std::string digits = std::to_string(index);
+  return std::string(width - std::min(width, digits.size()), '0') + digits;
 }
 
 }  // namespace glimpse

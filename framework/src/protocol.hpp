@@ -149,4 +149,7 @@ struct RunSpec {
 // dataset's shape; out-of-range values stop everything before any run starts.
 std::vector<RunSpec> expand_runs(const Protocol& protocol, const std::vector<ProblemShape>& shapes);
 
+// A run's id, its group name in the trace: the index zero-padded to max(6, digits of the run count).
+std::string run_id(std::int64_t index, std::int64_t total_runs);
+
 }  // namespace glimpse

@@ -40,6 +40,10 @@ std::vector<RunSummary> read_run_summaries(const h5::Handle& file) {
     s.grid_point = h5::read_int_attribute(run, "grid_point");
     s.rounds = h5::read_int_attribute(run, "rounds");
     s.seconds = h5::read_double_attribute(run, "seconds");
+    if (h5::has_attribute(run, "error")) {
+      s.error = h5::read_string_attribute(run, "error");
+      s.failed_round = h5::read_int_attribute(run, "failed_round");
+    }
     if (h5::exists(run, "summary")) {
       const h5::Handle summary = h5::open_group(run, "summary");
       for (const auto& name : h5::attribute_names(summary))
@@ -256,6 +260,16 @@ std::string mean_std_text(const std::string& metric, double mean, double std) {
     std::snprintf(buffer, sizeof buffer, "%.4g (%.3g)", mean, std);
   return buffer;
 }
+// Failed runs are left out of every mean; this lists them, with where and why they failed.
+void print_failed_runs(const std::vector<const RunSummary*>& failed, std::ostream& out) {
+  if (failed.empty()) return;
+  out << "\nfailed runs (left out above; rerunning the protocol retries them):\n";
+  TextTable table({"run", "dataset", "learner", "params", "seed", "round", "error"});
+  for (const auto* run : failed)
+    table.add_row({run->id, run->dataset, run->label, run->params, std::to_string(run->seed),
+                   std::to_string(run->failed_round), run->error});
+  table.print(out);
+}
 template <class T>
 void add_unique(std::vector<T>& items, const T& item) {
   if (std::find(items.begin(), items.end(), item) == items.end()) items.push_back(item);
@@ -276,7 +290,13 @@ void print_summary(const std::filesystem::path& path, std::ostream& out, Summary
   const auto runs = read_run_summaries(file);
   const auto rows = summarize(runs, selection, maximize, view == SummaryView::every_grid_point, per_seed);
   const auto total = h5::read_int_attribute(file, "runs_total");
-  out << path.string() << ": " << runs.size() << " of " << total << " runs complete; "
+  std::vector<const RunSummary*> failed;
+  for (const auto& run : runs)
+    if (run.status == "failed") failed.push_back(&run);
+  out << path.string() << ": " << runs.size() - failed.size() << " of " << total << " runs complete";
+  if (!failed.empty()) out << ", " << failed.size() << " failed";
+  if (h5::has_attribute(file, "shard")) out << " (shard " << h5::read_string_attribute(file, "shard") << ")";
+  out << "; "
       << (view == SummaryView::every_grid_point
               ? "every grid point"
               : "grid point chosen by " + std::string(maximize ? "max" : "min") + (per_seed ? " " : " mean ") +
@@ -314,6 +334,7 @@ void print_summary(const std::filesystem::path& path, std::ostream& out, Summary
     table.print(out);
     out << '\n';
     chosen.print(out);
+    print_failed_runs(failed, out);
     return;
   }
   std::vector<std::string> header{"dataset", "learner", "params", "seeds"};
@@ -336,6 +357,7 @@ void print_summary(const std::filesystem::path& path, std::ostream& out, Summary
     table.add_row(std::move(cells));
   }
   table.print(out);
+  print_failed_runs(failed, out);
 }
 
 }  // namespace glimpse

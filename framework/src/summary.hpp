@@ -16,6 +16,8 @@ struct RunSummary {
   std::string id, dataset, learner, label, params, status;
   std::int64_t seed = 0, grid_point = 0, rounds = 0;
   double seconds = 0.0;
+  std::string error;  // of a failed run, with the round it failed in
+  std::int64_t failed_round = 0;
   std::vector<std::pair<std::string, double>> metrics;  // final scalars, in the run's order
 };
 

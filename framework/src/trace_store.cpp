@@ -2,8 +2,10 @@
 #include "trace_store.hpp"
 
 #include <chrono>
+#include <cstdio>
 #include <ctime>
 #include <map>
+#include <set>
 
 #include "glimpse/error.hpp"
 #include "hdf5.hpp"
@@ -51,6 +53,12 @@ void write_run_group(const h5::Handle& file, const RunRecord& r) {
   h5::write_attribute(group, "query_rule_params", r.query_rule_params);
   h5::write_attribute(group, "rounds", r.rounds);
   h5::write_attribute(group, "seconds", r.seconds);
+  if (!r.error.empty()) {
+    h5::write_attribute(group, "error", r.error);
+    h5::write_attribute(group, "failed_round", r.failed_round);
+    h5::write_attribute(group, "status", std::string("failed"));
+    return;
+  }
   if (!r.y.empty()) {
     const h5::Handle rounds = h5::create_group(group, "rounds");
     h5::write_vector<std::int64_t>(rounds, "row", r.row);
@@ -77,105 +85,125 @@ void write_run_group(const h5::Handle& file, const RunRecord& r) {
   h5::write_attribute(group, "status", std::string("complete"));
 }
 
-bool run_is_complete(const h5::Handle& file, const std::string& id) {
+// A run group's status attribute ("complete", "failed"), or "" when its write never finished.
+std::string run_status(const h5::Handle& file, const std::string& id) {
   const std::string path = "runs/" + id;
-  if (!h5::exists(file, path)) return false;
+  if (!h5::exists(file, path)) return "";
   const h5::Handle group = h5::open_group(file, path);
-  return h5::has_attribute(group, "status") && h5::read_string_attribute(group, "status") == "complete";
+  return h5::has_attribute(group, "status") ? h5::read_string_attribute(group, "status") : "";
 }
+
+constexpr const char* running_suffix = ".running";
 
 }  // namespace
 
-fs::path TraceStore::parts_folder() const { return fs::path(output_.string() + ".parts"); }
+std::string protocol_hash_text(const Protocol& protocol) { return hash_text(protocol.hash); }
 
-TraceStore::TraceStore(fs::path output, const Protocol& protocol, bool force)
-    : output_(std::move(output)), protocol_(protocol) {
-  const std::string expected_hash = hash_text(protocol.hash);
-  if (force) {
-    fs::remove(output_);
-    fs::remove_all(parts_folder());
-  }
-  if (output_.has_parent_path()) fs::create_directories(output_.parent_path());
-  const std::string mismatch =
-      "was written by a different protocol (or a different version of it); pass --force "
-      "to start afresh, or choose another --output";
-  if (fs::exists(output_)) {
-    if (!h5::is_hdf5(output_))
-      throw Error(output_.string(), "exists but is not an HDF5 file; remove it or pass --force");
-    const h5::Handle file = h5::open_file(output_, false);
+TraceHeader TraceHeader::of(const Protocol& protocol, std::int64_t runs_total, const Shard& shard) {
+  TraceHeader header;
+  header.protocol_name = protocol.name;
+  header.protocol_file = protocol.file;
+  header.protocol_hash = protocol_hash_text(protocol);
+  header.protocol_text = protocol.text;
+  header.selection_metric = protocol.selection.metric;
+  header.selection_goal = protocol.selection.maximize ? "max" : "min";
+  header.selection_per_seed = protocol.selection.per_seed ? "true" : "false";
+  header.runs_total = runs_total;
+  if (!shard.whole()) header.shard = shard.text();
+  return header;
+}
+
+TraceHeader TraceHeader::read(const fs::path& path) {
+  if (!fs::exists(path)) throw Error(path.string(), "no such file");
+  if (!h5::is_hdf5(path)) throw Error(path.string(), "is not an HDF5 file");
+  const h5::Handle file = h5::open_file(path, false);
+  if (!h5::has_attribute(file, "protocol_hash") || !h5::has_attribute(file, "runs_total"))
+    throw Error(path.string(), "is not a glimpse trace file (no protocol_hash or runs_total attribute)");
+  const auto text = [&](const char* name) {
+    return h5::has_attribute(file, name) ? h5::read_string_attribute(file, name) : std::string();
+  };
+  TraceHeader header;
+  header.protocol_name = text("protocol_name");
+  header.protocol_file = text("protocol_file");
+  header.protocol_hash = text("protocol_hash");
+  header.protocol_text = h5::exists(file, "protocol") ? h5::read_text(file, "protocol") : "";
+  header.selection_metric = text("selection_metric");
+  header.selection_goal = text("selection_goal");
+  header.selection_per_seed = text("selection_per_seed");
+  header.runs_total = h5::read_int_attribute(file, "runs_total");
+  header.shard = text("shard");
+  header.created = text("created");
+  return header;
+}
+
+TraceContents read_trace_contents(const fs::path& output, const std::string& expected_hash, const std::string& advice) {
+  TraceContents contents;
+  const auto check_hash = [&](const h5::Handle& file, const fs::path& path) {
     if (!h5::has_attribute(file, "protocol_hash") || h5::read_string_attribute(file, "protocol_hash") != expected_hash)
-      throw Error(output_.string(), mismatch);
+      throw Error(path.string(), "was written by a different protocol (or a different version of it); " + advice);
+  };
+  // Records run `id` of `file` under its status; a later file's complete run replaces an earlier failure.
+  const auto take = [&](const h5::Handle& file, const fs::path& path, const std::string& id) {
+    const std::string status = run_status(file, id);
+    if (status == "complete") {
+      contents.complete[id] = path;
+      contents.failed.erase(id);
+    } else if (status == "failed" && !contents.complete.count(id)) {
+      const h5::Handle group = h5::open_group(file, "runs/" + id);
+      contents.failed[id] = {path, h5::read_string_attribute(group, "error"),
+                             h5::read_int_attribute(group, "failed_round")};
+    }
+  };
+  if (fs::exists(output)) {
+    if (!h5::is_hdf5(output)) throw Error(output.string(), "exists but is not an HDF5 file; " + advice);
+    const h5::Handle file = h5::open_file(output, false);
+    check_hash(file, output);
     if (h5::exists(file, "runs"))
-      for (const auto& id : h5::children(h5::open_group(file, "runs")))
-        if (run_is_complete(file, id)) completed_.insert(id);
+      for (const auto& id : h5::children(h5::open_group(file, "runs"))) take(file, output, id);
   }
-  fs::create_directories(parts_folder());
-  for (const auto& item : fs::directory_iterator(parts_folder())) {
+  const fs::path parts(output.string() + ".parts");
+  if (!fs::is_directory(parts)) return contents;
+  for (const auto& item : fs::directory_iterator(parts)) {
     const fs::path path = item.path();
     const std::string name = path.filename().string();
-    bool keep = false;
-    if (name.front() != '.' && path.extension() == ".h5" && h5::is_hdf5(path)) {
-      try {
-        const h5::Handle file = h5::open_file(path, false);
-        if (h5::read_string_attribute(file, "protocol_hash") != expected_hash)
-          throw Error(parts_folder().string(), mismatch);
-        keep = run_is_complete(file, path.stem().string());
-      } catch (const Error& e) {
-        if (std::string(e.what()).find(mismatch) != std::string::npos) throw;
-      }
+    if (name.ends_with(running_suffix)) {
+      contents.in_flight.insert(name.substr(0, name.size() - std::string(running_suffix).size()));
+      continue;
     }
-    if (keep)
-      completed_.insert(path.stem().string());
-    else
-      fs::remove(path);  // an unfinished write from an interrupted sweep
+    // Skip unfinished writes (".<id>.h5.tmp", or a part cut short by a kill before its rename).
+    if (name.front() == '.' || path.extension() != ".h5" || !h5::is_hdf5(path)) continue;
+    try {
+      const h5::Handle file = h5::open_file(path, false);
+      check_hash(file, path);
+      take(file, path, path.stem().string());
+    } catch (const Error& e) {
+      if (std::string(e.what()).find("different protocol") != std::string::npos) throw;
+    }
   }
+  for (const auto& [id, path] : contents.complete) contents.in_flight.erase(id);
+  for (const auto& [id, failure] : contents.failed) contents.in_flight.erase(id);
+  return contents;
 }
 
-void TraceStore::write(const RunRecord& record) {
-  std::lock_guard lock(mutex_);
-  const fs::path temporary = parts_folder() / ("." + record.id + ".h5.tmp");
-  {
-    const h5::Handle file = h5::create_file(temporary);
-    h5::write_attribute(file, "protocol_hash", hash_text(protocol_.hash));
-    write_run_group(file, record);
-  }
-  fs::rename(temporary, parts_folder() / (record.id + ".h5"));
-  completed_.insert(record.id);
-}
-
-void TraceStore::finalize(std::int64_t total_runs) {
-  std::lock_guard lock(mutex_);
-  const fs::path temporary(output_.string() + ".tmp");
-  std::string created = now_iso8601();
-  std::map<std::string, fs::path> sources;  // run id -> file holding it
-  if (fs::exists(output_)) {
-    const h5::Handle old = h5::open_file(output_, false);
-    if (h5::has_attribute(old, "created")) created = h5::read_string_attribute(old, "created");
-    if (h5::exists(old, "runs"))
-      for (const auto& id : h5::children(h5::open_group(old, "runs")))
-        if (run_is_complete(old, id)) sources.emplace(id, output_);
-  }
-  for (const auto& item : fs::directory_iterator(parts_folder())) {
-    const fs::path path = item.path();
-    if (path.extension() == ".h5" && path.filename().string().front() != '.')
-      sources.emplace(path.stem().string(), path);
-  }
+void assemble_trace(const fs::path& output, const TraceHeader& header, const std::map<std::string, fs::path>& sources) {
+  const fs::path temporary(output.string() + ".tmp");
   {
     const h5::Handle file = h5::create_file(temporary);
     h5::write_attribute(file, "schema_version", std::string(trace_schema_version));
     h5::write_attribute(file, "glimpse_version", std::string(GLIMPSE_VERSION_STRING));
-    h5::write_attribute(file, "created", created);
+    h5::write_attribute(file, "created", header.created.empty() ? now_iso8601() : header.created);
     h5::write_attribute(file, "updated", now_iso8601());
-    h5::write_attribute(file, "protocol_name", protocol_.name);
-    h5::write_attribute(file, "protocol_file", protocol_.file);
-    h5::write_attribute(file, "protocol_hash", hash_text(protocol_.hash));
-    h5::write_attribute(file, "selection_metric", protocol_.selection.metric);
-    h5::write_attribute(file, "selection_goal", std::string(protocol_.selection.maximize ? "max" : "min"));
-    h5::write_attribute(file, "selection_per_seed", std::string(protocol_.selection.per_seed ? "true" : "false"));
-    h5::write_attribute(file, "runs_total", total_runs);
-    h5::write_attribute(file, "runs_complete", static_cast<std::int64_t>(sources.size()));
-    h5::write_text(file, "protocol", protocol_.text);
+    h5::write_attribute(file, "protocol_name", header.protocol_name);
+    h5::write_attribute(file, "protocol_file", header.protocol_file);
+    h5::write_attribute(file, "protocol_hash", header.protocol_hash);
+    h5::write_attribute(file, "selection_metric", header.selection_metric);
+    h5::write_attribute(file, "selection_goal", header.selection_goal);
+    h5::write_attribute(file, "selection_per_seed", header.selection_per_seed);
+    h5::write_attribute(file, "runs_total", header.runs_total);
+    if (!header.shard.empty()) h5::write_attribute(file, "shard", header.shard);
+    h5::write_text(file, "protocol", header.protocol_text);
     h5::create_group(file, "runs");
+    std::int64_t complete = 0;
     fs::path open_path;
     h5::Handle source;
     for (const auto& [id, path] : sources) {
@@ -184,14 +212,109 @@ void TraceStore::finalize(std::int64_t total_runs) {
         open_path = path;
       }
       h5::copy_object(source, "runs/" + id, file, "runs/" + id);
+      if (run_status(source, id) == "complete") ++complete;
     }
     source.close();
+    h5::write_attribute(file, "runs_complete", complete);
+    h5::write_attribute(file, "runs_failed", static_cast<std::int64_t>(sources.size()) - complete);
     const auto summaries = read_run_summaries(file);
     write_summary_table(file, summaries);
-    write_curve_summary(file, summaries, protocol_.selection.metric, protocol_.selection.maximize);
+    const bool maximize = header.selection_goal == "max";
+    write_curve_summary(file, summaries, header.selection_metric, maximize);
   }
-  fs::rename(temporary, output_);
+  fs::rename(temporary, output);
+}
+
+fs::path TraceStore::parts_folder() const { return fs::path(output_.string() + ".parts"); }
+
+TraceStore::TraceStore(fs::path output, const Protocol& protocol, bool force, Shard shard)
+    : output_(std::move(output)), protocol_(protocol), shard_(shard) {
+  if (force) {
+    fs::remove(output_);
+    fs::remove_all(parts_folder());
+  }
+  if (output_.has_parent_path()) fs::create_directories(output_.parent_path());
+  const TraceContents contents = read_trace_contents(output_, protocol_hash_text(protocol),
+                                                     "pass --force to start afresh, or choose another --output");
+  for (const auto& [id, path] : contents.complete) completed_.insert(id);
+  in_flight_before_ = contents.in_flight;
+  fs::create_directories(parts_folder());
+  // Keep the parts holding runs (complete or failed); drop unfinished writes and the dead sweep's markers.
+  std::set<fs::path> keep;
+  for (const auto& [id, path] : contents.complete) keep.insert(path);
+  for (const auto& [id, failure] : contents.failed) keep.insert(failure.file);
+  for (const auto& item : fs::directory_iterator(parts_folder()))
+    if (!keep.count(item.path())) fs::remove(item.path());
+}
+
+void TraceStore::begin(const std::string& id) {
+  const fs::path marker = parts_folder() / (id + running_suffix);
+  std::FILE* file = std::fopen(marker.c_str(), "w");
+  if (!file) throw Error(marker.string(), "cannot create the marker of a starting run");
+  std::fclose(file);
+}
+
+void TraceStore::abandon(const std::string& id) { fs::remove(parts_folder() / (id + running_suffix)); }
+
+void TraceStore::write(const RunRecord& record) {
+  std::lock_guard lock(mutex_);
+  const fs::path temporary = parts_folder() / ("." + record.id + ".h5.tmp");
+  {
+    const h5::Handle file = h5::create_file(temporary);
+    h5::write_attribute(file, "protocol_hash", protocol_hash_text(protocol_));
+    write_run_group(file, record);
+  }
+  fs::rename(temporary, parts_folder() / (record.id + ".h5"));
+  abandon(record.id);
+  if (record.error.empty()) completed_.insert(record.id);
+}
+
+void TraceStore::finalize(std::int64_t total_runs) {
+  std::lock_guard lock(mutex_);
+  const TraceContents contents = read_trace_contents(output_, protocol_hash_text(protocol_), "");
+  std::map<std::string, fs::path> sources = contents.complete;
+  for (const auto& [id, failure] : contents.failed) sources.emplace(id, failure.file);
+  TraceHeader header = TraceHeader::of(protocol_, total_runs, shard_);
+  if (fs::exists(output_)) header.created = TraceHeader::read(output_).created;
+  assemble_trace(output_, header, sources);
   fs::remove_all(parts_folder());
+}
+
+MergeReport merge_traces(const fs::path& output, const std::vector<fs::path>& inputs) {
+  if (inputs.empty()) throw Error("glimpse merge", "expected at least one trace file to merge");
+  const TraceHeader first = TraceHeader::read(inputs.front());
+  std::map<std::string, fs::path> sources;
+  std::map<std::string, std::vector<fs::path>> holders;  // complete runs: every input holding one
+  std::map<std::string, fs::path> failed;
+  for (const auto& input : inputs) {
+    const TraceHeader header = TraceHeader::read(input);
+    if (header.protocol_hash != first.protocol_hash)
+      throw Error(input.string(), "comes from protocol '" + header.protocol_name + "' (hash " + header.protocol_hash +
+                                      "), but " + inputs.front().string() + " from protocol '" + first.protocol_name +
+                                      "' (hash " + first.protocol_hash +
+                                      "): glimpse merge combines traces of one protocol only");
+    const TraceContents contents = read_trace_contents(input, first.protocol_hash, "");
+    for (const auto& [id, path] : contents.complete) holders[id].push_back(path);
+    for (const auto& [id, failure] : contents.failed) failed.emplace(id, failure.file);
+  }
+  MergeReport report;
+  report.runs_total = first.runs_total;
+  for (const auto& [id, paths] : holders) {
+    sources.emplace(id, paths.front());
+    if (paths.size() > 1) report.duplicates.emplace_back(id, paths);
+  }
+  for (const auto& [id, path] : failed)
+    if (sources.emplace(id, path).second) ++report.failed;
+  report.complete = static_cast<std::int64_t>(holders.size());
+  for (std::int64_t index = 0; index < report.runs_total; ++index) {
+    const std::string id = run_id(index, report.runs_total);
+    if (!sources.count(id)) report.missing.push_back(id);
+  }
+  TraceHeader header = first;
+  header.shard.clear();
+  header.created.clear();
+  assemble_trace(output, header, sources);
+  return report;
 }
 
 }  // namespace glimpse

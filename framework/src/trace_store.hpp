@@ -1,11 +1,13 @@
 // Where finished runs go. Each finished run is written at once to its own small HDF5 file under
 // "<output>.parts/" (written under a temporary name, then renamed, so a part is whole or absent); the
 // output file is assembled from the parts when the sweep ends or is interrupted. A killed sweep thus keeps
-// every finished run readable, and rerunning the protocol resumes from what is there.
+// every finished run readable, and rerunning the protocol resumes from what is there. A run about to start
+// leaves a marker "<id>.running" there first, so a run that crashes the process is known on the rerun.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <set>
 #include <string>
@@ -13,10 +15,11 @@
 #include <vector>
 
 #include "protocol.hpp"
+#include "shard.hpp"
 
 namespace glimpse {
 
-inline constexpr const char* trace_schema_version = "1.2.0";
+inline constexpr const char* trace_schema_version = "1.3.0";
 
 struct NamedCurve {
   std::string name;
@@ -30,7 +33,7 @@ struct NamedMatrix {
   std::vector<double> values;  // row-major
 };
 
-// Everything one finished run leaves behind.
+// Everything one finished (or failed) run leaves behind.
 struct RunRecord {
   std::string id;
   std::int64_t index = 0;
@@ -40,6 +43,10 @@ struct RunRecord {
   std::int64_t grid_point = 0;
   std::int64_t rounds = 0;
   double seconds = 0.0;
+  // A failed run: what went wrong and in which round (0: before the first round or outside the round loop).
+  // Such a run keeps only its identity and these; a rerun of the sweep retries it.
+  std::string error;
+  std::int64_t failed_round = 0;
   // Per-round fields (empty when the protocol keeps only curves); labels 1..K as in the data files.
   std::vector<std::int32_t> y, predicted, proposed;
   std::vector<std::int64_t> row;  // the dataset row (0-based) each round showed
@@ -49,28 +56,80 @@ struct RunRecord {
   std::vector<NamedMatrix> matrices;
 };
 
+// The root attributes of a trace file: which protocol wrote it and how its runs are to be summarised.
+struct TraceHeader {
+  std::string protocol_name, protocol_file, protocol_hash, protocol_text;
+  std::string selection_metric, selection_goal, selection_per_seed;
+  std::int64_t runs_total = 0;  // the protocol's whole run list, also in a shard's file
+  std::string shard;            // "I/N" in a shard's file, else empty
+  std::string created;          // kept from the file being replaced, else now
+
+  static TraceHeader of(const Protocol& protocol, std::int64_t runs_total, const Shard& shard);
+  static TraceHeader read(const std::filesystem::path& file);  // Error when it is not a glimpse trace
+};
+
+// The text form of a protocol's hash, as trace files store it.
+std::string protocol_hash_text(const Protocol& protocol);
+
+// What a trace holds: its assembled file plus the parts folder a running or killed sweep leaves beside it.
+struct TraceContents {
+  std::map<std::string, std::filesystem::path> complete;  // run id -> the file holding it
+  struct Failure {
+    std::filesystem::path file;
+    std::string error;
+    std::int64_t round = 0;
+  };
+  std::map<std::string, Failure> failed;  // not also complete
+  std::set<std::string> in_flight;        // started but neither written nor abandoned: that sweep died
+};
+// Reads `output` and "<output>.parts/" (either may be absent). Every file found must carry `expected_hash`,
+// else Error naming it, "was written by a different protocol", and `advice`. Unfinished part writes are ignored.
+TraceContents read_trace_contents(const std::filesystem::path& output, const std::string& expected_hash,
+                                  const std::string& advice);
+
+// Writes `output` (through a temporary file and a rename) from `header` and the runs `sources` names, with
+// the /summary and /curve_summary tables.
+void assemble_trace(const std::filesystem::path& output, const TraceHeader& header,
+                    const std::map<std::string, std::filesystem::path>& sources);
+
 class TraceStore {
  public:
   // Prepares `output` for `protocol`. Without `force`, an existing output or parts folder must come from
   // the same protocol (same hash), else Error; their complete runs are kept. With `force`, both are removed.
-  TraceStore(std::filesystem::path output, const Protocol& protocol, bool force);
+  TraceStore(std::filesystem::path output, const Protocol& protocol, bool force, Shard shard = {});
 
   const std::set<std::string>& completed() const noexcept { return completed_; }
+  // Runs an earlier sweep of this output started and never finished: it was killed, or one of them crashed it.
+  const std::set<std::string>& in_flight_before() const noexcept { return in_flight_before_; }
   const std::filesystem::path& output() const noexcept { return output_; }
   std::filesystem::path parts_folder() const;
 
-  // Writes one finished run durably; safe to call from several threads (one writes at a time).
+  // Marks a run as started (a small marker file), so that if the process dies the rerun can name it.
+  void begin(const std::string& id);
+  // The run stopped unfinished (interrupted); it leaves nothing.
+  void abandon(const std::string& id);
+  // Writes one finished or failed run durably and clears its marker; safe to call from several threads.
   void write(const RunRecord& record);
 
-  // Assembles the output file from the previous output and the parts, writes the summary table, and
-  // removes the parts. `total_runs` is the size of the protocol's run list.
+  // Assembles the output file from the previous output and the parts (a part replaces the previous
+  // output's run of the same id), and removes the parts. `total_runs` is the size of the protocol's run list.
   void finalize(std::int64_t total_runs);
 
  private:
   std::filesystem::path output_;
   const Protocol& protocol_;
-  std::set<std::string> completed_;
+  Shard shard_;
+  std::set<std::string> completed_, in_flight_before_;
   std::mutex mutex_;
 };
+
+// Combines trace files of one protocol (typically its shards) into `output`. Refuses files of different
+// protocols (Error naming both). Reads each input's parts folder too, so a killed shard's finished runs count.
+struct MergeReport {
+  std::int64_t runs_total = 0, complete = 0, failed = 0;
+  std::vector<std::string> missing;                                                    // run ids in no input
+  std::vector<std::pair<std::string, std::vector<std::filesystem::path>>> duplicates;  // complete in several
+};
+MergeReport merge_traces(const std::filesystem::path& output, const std::vector<std::filesystem::path>& inputs);
 
 }  // namespace glimpse

@@ -1,5 +1,7 @@
 // The orchestrator: determinism across thread counts, resume after interruption, protocol guards.
+#include <array>
 #include <fstream>
+#include <set>
 
 #include "hdf5.hpp"
 #include "orchestrator.hpp"
@@ -63,6 +65,15 @@ class Sweep : public ::testing::Test {
     options.output = dir.path() / name;
     options.stop_after = stop_after;
     options.force = force;
+    return run_sweep(protocol, options);
+  }
+  SweepResult run_shard(const std::string& name, Shard shard, std::int64_t stop_after = -1) {
+    SweepOptions options;
+    options.threads = 2;
+    options.progress = false;
+    options.output = dir.path() / name;
+    options.stop_after = stop_after;
+    options.shard = shard;
     return run_sweep(protocol, options);
   }
 };
@@ -148,10 +159,102 @@ TEST_F(Sweep, RefusesToResumeAFileWrittenByAnotherProtocol) {
   EXPECT_EQ(run("a.h5", 2, -1, true).completed_now, 12);
 }
 
+TEST_F(Sweep, ShardsPartitionTheRunsExactlyForAnyShardCount) {
+  const RunList list = list_runs(protocol);
+  ASSERT_EQ(list.runs.size(), 9u);
+  for (std::int32_t count = 1; count <= 7; ++count) {
+    std::map<std::string, int> seen;
+    for (std::int32_t index = 0; index < count; ++index)
+      for (const RunSpec* run : shard_runs(list, {index, count})) ++seen[run->id];
+    ASSERT_EQ(seen.size(), list.runs.size()) << count << " shards";
+    for (const auto& [id, times] : seen) EXPECT_EQ(times, 1) << "run " << id << " with " << count << " shards";
+  }
+}
+
+TEST_F(Sweep, MergedShardsEqualTheOneMachineRun) {
+  const auto whole = read_runs(run("whole.h5", 2).output);
+  std::vector<std::filesystem::path> files;
+  std::int64_t runs_in_shards = 0;
+  for (std::int32_t i = 0; i < 3; ++i) {
+    const auto result = run_shard(std::array{"s0.h5", "s1.h5", "s2.h5"}[static_cast<std::size_t>(i)], {i, 3});
+    runs_in_shards += result.total_runs;
+    EXPECT_FALSE(result.interrupted);
+    files.push_back(result.output);
+    const h5::Handle file = h5::open_file(result.output, false);
+    EXPECT_EQ(h5::read_string_attribute(file, "shard"), std::to_string(i) + "/3");
+    EXPECT_EQ(h5::read_int_attribute(file, "runs_total"), 9);  // the protocol's, not the shard's
+  }
+  EXPECT_EQ(runs_in_shards, 9);
+  const auto report = merge_traces(dir.path() / "merged.h5", files);
+  EXPECT_EQ(report.complete, 9);
+  EXPECT_TRUE(report.missing.empty());
+  EXPECT_TRUE(report.duplicates.empty());
+  EXPECT_TRUE(read_runs(dir.path() / "merged.h5") == whole);
+  const h5::Handle merged = h5::open_file(dir.path() / "merged.h5", false);
+  EXPECT_FALSE(h5::has_attribute(merged, "shard"));
+  EXPECT_EQ(h5::read_int_attribute(merged, "runs_complete"), 9);
+  EXPECT_EQ(h5::read_string_attribute(merged, "protocol_hash"), protocol_hash_text(protocol));
+}
+
+TEST_F(Sweep, MergeReportsMissingAndDuplicatedRunsAndAKilledShardResumes) {
+  const auto s0 = run_shard("s0.h5", {0, 3});
+  const auto s1 = run_shard("s1.h5", {1, 3}, 1);  // killed after one run
+  EXPECT_TRUE(s1.interrupted);
+  const auto s0_runs = read_runs(s0.output);
+  auto report = merge_traces(dir.path() / "m.h5", {s0.output, s1.output, s0.output});
+  EXPECT_EQ(report.duplicates.size(), s0_runs.size());
+  EXPECT_EQ(report.complete, static_cast<std::int64_t>(s0_runs.size()) + 1);
+  std::set<std::string> expected_missing;
+  const RunList list = list_runs(protocol);
+  for (const RunSpec* run : shard_runs(list, {2, 3})) expected_missing.insert(run->id);
+  for (const RunSpec* run : shard_runs(list, {1, 3}))
+    if (!read_runs(s1.output).count(run->id)) expected_missing.insert(run->id);
+  EXPECT_EQ(std::set<std::string>(report.missing.begin(), report.missing.end()), expected_missing);
+  // Rerunning the killed shard (and running the last) completes the sweep.
+  EXPECT_EQ(run_shard("s1.h5", {1, 3}).already_complete, 1);
+  const auto s2 = run_shard("s2.h5", {2, 3});
+  report = merge_traces(dir.path() / "m.h5", {s0.output, s1.output, s2.output});
+  EXPECT_TRUE(report.missing.empty());
+  EXPECT_TRUE(read_runs(dir.path() / "m.h5") == read_runs(run("whole.h5", 1).output));
+}
+
+TEST_F(Sweep, MergeRefusesTracesOfDifferentProtocols) {
+  const auto a = run("a.h5", 2);
+  protocol = parse_protocol(
+      std::string(protocol_text).replace(std::string(protocol_text).find("\"seeds\": 3"), 10, "\"seeds\": 4"),
+      "other.json", ".", registry());
+  const auto b = run("b.h5", 2);
+  const auto message = error_of([&] { merge_traces(dir.path() / "m.h5", {a.output, b.output}); });
+  EXPECT_NE(message.find("b.h5: comes from protocol"), std::string::npos) << message;
+  EXPECT_NE(message.find("glimpse merge combines traces of one protocol only"), std::string::npos) << message;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "m.h5"));
+}
+
+TEST(Shards, LongestRunsFirstEachToTheLightestShard) {
+  // By hand: 5 goes to shard 0; then each 1 to the lightest shard, shard 1, until both carry 5.
+  EXPECT_EQ(assign_shards(std::vector<double>{5, 1, 1, 1, 1, 1}, 2), (std::vector<std::int32_t>{0, 1, 1, 1, 1, 1}));
+  // Equal costs go round-robin in index order.
+  EXPECT_EQ(assign_shards(std::vector<double>{2, 2, 2, 2, 2}, 2), (std::vector<std::int32_t>{0, 1, 0, 1, 0}));
+  // 3, 3, 2, 2, 2 on two shards: 3|3, then 2 -> shard 0, 2 -> shard 1, 2 -> shard 0.
+  EXPECT_EQ(assign_shards(std::vector<double>{2, 3, 2, 3, 2}, 2), (std::vector<std::int32_t>{0, 0, 1, 1, 0}));
+  EXPECT_EQ(assign_shards(std::vector<double>{1, 2}, 5), (std::vector<std::int32_t>{1, 0}));
+}
+
+TEST(Shards, ParsedFromIOverNWithClearErrors) {
+  EXPECT_EQ(parse_shard("2/8", "--shard").text(), "2/8");
+  EXPECT_TRUE(parse_shard("0/1", "--shard").whole());
+  for (const char* bad : {"8/8", "-1/4", "1", "a/4", "1/0", "1/4x", "/4"}) {
+    const auto message = error_of([&] { parse_shard(bad, "--shard"); });
+    EXPECT_NE(message.find("--shard: expected I/N with 0 <= I < N"), std::string::npos) << bad << ": " << message;
+  }
+  EXPECT_EQ(shard_output("runs/x.h5", {2, 8}), std::filesystem::path("runs/x.shard-2-of-8.h5"));
+  EXPECT_EQ(shard_output("runs/x.h5", {0, 1}), std::filesystem::path("runs/x.h5"));
+}
+
 TEST_F(Sweep, SummaryTableAndSelection) {
   const auto result = run("s.h5", 2);
   const h5::Handle file = h5::open_file(result.output, false);
-  EXPECT_EQ(h5::read_string_attribute(file, "schema_version"), "1.2.0");
+  EXPECT_EQ(h5::read_string_attribute(file, "schema_version"), "1.3.0");
   EXPECT_EQ(h5::read_int_attribute(file, "runs_total"), 9);
   EXPECT_EQ(h5::read_text(file, "protocol"), protocol_text);
   const auto runs = read_run_summaries(file);
