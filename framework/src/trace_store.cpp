@@ -1,8 +1,16 @@
 // TraceStore: durable per-run parts, assembled into one HDF5 file.
 #include "trace_store.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <map>
 #include <set>
@@ -225,10 +233,37 @@ void assemble_trace(const fs::path& output, const TraceHeader& header, const std
   fs::rename(temporary, output);
 }
 
+OutputLock::OutputLock(const fs::path& output) : path_(output.string() + ".lock") {
+  if (output.has_parent_path()) fs::create_directories(output.parent_path());
+  // Lock the file, then check it is still the one at the path: a holder that was just finishing may have
+  // unlinked the file we opened, and a lock on an unlinked file excludes no one.
+  for (;;) {
+    fd_ = ::open(path_.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+    if (fd_ < 0)
+      throw Error(path_.string(), std::string("cannot create the output's lock file: ") + std::strerror(errno));
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      ::close(fd_);
+      throw Error(output.string(), "another glimpse process is writing this output (it holds " + path_.string() +
+                                       "); wait for it to finish, or choose another --output");
+    }
+    struct stat held {
+    }, current{};
+    if (::fstat(fd_, &held) == 0 && ::stat(path_.c_str(), &current) == 0 && held.st_ino == current.st_ino &&
+        held.st_dev == current.st_dev)
+      return;
+    ::close(fd_);
+  }
+}
+
+OutputLock::~OutputLock() {
+  ::unlink(path_.c_str());
+  ::close(fd_);
+}
+
 fs::path TraceStore::parts_folder() const { return fs::path(output_.string() + ".parts"); }
 
 TraceStore::TraceStore(fs::path output, const Protocol& protocol, bool force, Shard shard)
-    : output_(std::move(output)), protocol_(protocol), shard_(shard) {
+    : output_(std::move(output)), lock_(output_), protocol_(protocol), shard_(shard) {
   if (force) {
     fs::remove(output_);
     fs::remove_all(parts_folder());
@@ -281,19 +316,30 @@ void TraceStore::finalize(std::int64_t total_runs) {
 }
 
 MergeReport merge_traces(const fs::path& output, const std::vector<fs::path>& inputs) {
-  if (inputs.empty()) throw Error("glimpse merge", "expected at least one trace file to merge");
-  const TraceHeader first = TraceHeader::read(inputs.front());
+  // The header comes from the first input that is an assembled file; a shard killed before assembling its
+  // file has only its parts folder, whose runs still count.
+  const auto assembled = std::find_if(inputs.begin(), inputs.end(), [](const fs::path& p) { return fs::exists(p); });
+  if (assembled == inputs.end())
+    throw Error(inputs.empty() ? std::string("glimpse merge") : inputs.front().string(),
+                inputs.empty() ? "expected at least one trace file to merge"
+                               : "no such file (nor is any other input): nothing to take the protocol from");
+  const TraceHeader first = TraceHeader::read(*assembled);
   std::map<std::string, fs::path> sources;
   std::map<std::string, std::vector<fs::path>> holders;  // complete runs: every input holding one
   std::map<std::string, fs::path> failed;
   for (const auto& input : inputs) {
-    const TraceHeader header = TraceHeader::read(input);
-    if (header.protocol_hash != first.protocol_hash)
-      throw Error(input.string(), "comes from protocol '" + header.protocol_name + "' (hash " + header.protocol_hash +
-                                      "), but " + inputs.front().string() + " from protocol '" + first.protocol_name +
-                                      "' (hash " + first.protocol_hash +
-                                      "): glimpse merge combines traces of one protocol only");
-    const TraceContents contents = read_trace_contents(input, first.protocol_hash, "");
+    if (fs::exists(input)) {
+      const TraceHeader header = TraceHeader::read(input);
+      if (header.protocol_hash != first.protocol_hash)
+        throw Error(input.string(), "comes from protocol '" + header.protocol_name + "' (hash " + header.protocol_hash +
+                                        "), but " + assembled->string() + " from protocol '" + first.protocol_name +
+                                        "' (hash " + first.protocol_hash +
+                                        "): glimpse merge combines traces of one protocol only");
+    } else if (!fs::is_directory(input.string() + ".parts")) {
+      throw Error(input.string(), "no such file, nor a parts folder of an unfinished sweep beside it");
+    }
+    const TraceContents contents =
+        read_trace_contents(input, first.protocol_hash, "glimpse merge combines traces of one protocol only");
     for (const auto& [id, path] : contents.complete) holders[id].push_back(path);
     for (const auto& [id, failure] : contents.failed) failed.emplace(id, failure.file);
   }

@@ -92,6 +92,21 @@ TraceContents read_trace_contents(const std::filesystem::path& output, const std
 void assemble_trace(const std::filesystem::path& output, const TraceHeader& header,
                     const std::map<std::string, std::filesystem::path>& sources);
 
+// Holds "<output>.lock" (flock) while a process writes `output`, so a second process (a resubmitted array
+// task, a second terminal) is refused instead of corrupting the parts. The kernel drops the lock when its
+// holder dies, so a killed sweep never leaves a stale one.
+class OutputLock {
+ public:
+  explicit OutputLock(const std::filesystem::path& output);
+  ~OutputLock();
+  OutputLock(const OutputLock&) = delete;
+  OutputLock& operator=(const OutputLock&) = delete;
+
+ private:
+  std::filesystem::path path_;
+  int fd_ = -1;
+};
+
 class TraceStore {
  public:
   // Prepares `output` for `protocol`. Without `force`, an existing output or parts folder must come from
@@ -117,6 +132,7 @@ class TraceStore {
 
  private:
   std::filesystem::path output_;
+  OutputLock lock_;
   const Protocol& protocol_;
   Shard shard_;
   std::set<std::string> completed_, in_flight_before_;

@@ -6,6 +6,7 @@
 #include "hdf5.hpp"
 #include "orchestrator.hpp"
 #include "summary.hpp"
+#include "trace_store.hpp"
 #include "support.hpp"
 
 namespace glimpse::test {
@@ -228,6 +229,16 @@ TEST_F(Sweep, MergeRefusesTracesOfDifferentProtocols) {
   EXPECT_NE(message.find("b.h5: comes from protocol"), std::string::npos) << message;
   EXPECT_NE(message.find("glimpse merge combines traces of one protocol only"), std::string::npos) << message;
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "m.h5"));
+}
+
+TEST_F(Sweep, ASecondProcessWritingTheSameOutputIsRefused) {
+  {
+    const OutputLock held(dir.path() / "busy.h5");  // as another process would hold it
+    const auto message = error_of([&] { run("busy.h5", 1); });
+    EXPECT_NE(message.find("busy.h5: another glimpse process is writing this output"), std::string::npos) << message;
+  }
+  EXPECT_EQ(run("busy.h5", 1).completed_now, 9);  // free again once the holder is gone
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "busy.h5.lock"));
 }
 
 TEST(Shards, LongestRunsFirstEachToTheLightestShard) {
