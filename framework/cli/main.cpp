@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "dataset_catalog.hpp"
 #include "embedded_quickstart.hpp"
 #include "glimpse/error.hpp"
+#include "mpi_dispatcher.hpp"
 #include "orchestrator.hpp"
 #include "plugin_registry.hpp"
 #include "protocol.hpp"
@@ -35,7 +37,8 @@ constexpr const char* usage_text = R"(glimpse: online multiclass learning under 
 
 Usage:
   glimpse run [PROTOCOL] [options]   run a protocol (default: the embedded quickstart)
-                                     (--shard I/N: only shard I of N, e.g. one task of a cluster job array)
+                                     (--shard I/N: only shard I of N, e.g. one task of a cluster job array;
+                                      --mpi: under mpirun, ranks share the sweep and rank 0 writes the file)
   glimpse merge OUT FILE...          combine the trace files of one protocol's shards into OUT
   glimpse status PROTOCOL FILE...    which runs of PROTOCOL the trace files hold: complete, failed, missing
   glimpse summary FILE [--table [M]] per dataset and learner: chosen grid point, mean (std) over seeds
@@ -87,7 +90,10 @@ int command_run(const std::vector<std::string>& args) {
       "shard", po::value<std::string>(),
       "I/N: run only shard I (0-based) of N, into runs/NAME.shard-I-of-N.h5 unless --output; every process "
       "derives the same split from the protocol; combine the files with 'glimpse merge'")(
-      "fail-fast", "stop the sweep at the first failed run (default: record it as failed and go on)");
+      "fail-fast", "stop the sweep at the first failed run (default: record it as failed and go on)")(
+      "mpi",
+      "share the sweep among the ranks of 'mpirun -n P glimpse run ... --mpi': rank 0 hands out runs as ranks "
+      "ask and writes the one output (which must be on a file system all ranks see); each rank uses --threads");
   po::positional_options_description positional;
   positional.add("protocol", 1);
   const auto vm = parse(args, options, positional);
@@ -111,11 +117,19 @@ int command_run(const std::vector<std::string>& args) {
   if (vm.count("shard")) sweep.shard = glimpse::parse_shard(vm["shard"].as<std::string>(), "--shard");
   sweep.fail_fast = vm.count("fail-fast") > 0;
   sweep.log = &std::cerr;
+  std::optional<glimpse::MpiDispatcher> mpi;
+  if (vm.count("mpi")) {
+    mpi.emplace();
+    sweep.dispatcher = &*mpi;
+  }
+  const bool helper_rank = mpi && !mpi->coordinator();
+  if (helper_rank) sweep.progress = false;
   sweep.interrupt = &interrupt_requested;
   std::signal(SIGINT, on_interrupt);
   std::signal(SIGTERM, on_interrupt);
 
   const auto result = glimpse::run_sweep(protocol, sweep);
+  if (helper_rank) return result.failures.empty() ? 0 : 3;  // rank 0 reports for every rank
   if (!vm.count("quiet")) {
     glimpse::print_summary(result.output, std::cout);
     std::cout << '\n';
@@ -400,7 +414,8 @@ int main(int argc, char** argv) {
     return args.empty() ? 2 : 0;
   }
   if (args[0] == "--version") {
-    std::cout << "glimpse " << GLIMPSE_VERSION_STRING << " (plugin API " << GLIMPSE_PLUGIN_API_VERSION << ")\n";
+    std::cout << "glimpse " << GLIMPSE_VERSION_STRING << " (plugin API " << GLIMPSE_PLUGIN_API_VERSION << ", MPI "
+              << (glimpse::mpi_available() ? "built in" : "not built") << ")\n";
     return 0;
   }
   const std::string command = args[0];

@@ -1,7 +1,6 @@
 // The orchestrator and the round loop.
 #include "orchestrator.hpp"
 
-#include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 #include <unistd.h>
@@ -468,39 +467,63 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
   const std::vector<const RunSpec*> runs = shard_runs(sweep.list, options.shard);
   result.total_runs = static_cast<std::int64_t>(runs.size());
 
-  TraceStore store(result.output, protocol, options.force, options.shard);
-  for (const auto* run : runs)
-    if (store.in_flight_before().count(run->id)) {
-      result.in_flight_before.push_back(describe_run(protocol, *run));
-      if (options.log)
-        *options.log << result.output.string() << ": " << result.in_flight_before.back()
-                     << " was in flight when an earlier sweep of this output was killed or crashed; if it crashed, "
-                        "this run (or another in flight with it) may be why\n";
-    }
+  // With a dispatcher, the coordinator owns the output; helpers only write parts beside it once it is ready.
+  RunDispatcher* const dispatcher = options.dispatcher;
+  const bool helper = dispatcher && !dispatcher->coordinator();
+  std::optional<TraceStore> store;
   std::vector<const RunSpec*> pending;
-  for (const auto* run : runs)
-    if (!store.completed().count(run->id)) pending.push_back(run);
-  result.already_complete = result.total_runs - static_cast<std::int64_t>(pending.size());
-  if (options.stop_after >= 0 && static_cast<std::int64_t>(pending.size()) > options.stop_after)
-    pending.resize(static_cast<std::size_t>(options.stop_after));
+  if (!helper) {
+    store.emplace(result.output, protocol, options.force, options.shard);
+    for (const auto* run : runs)
+      if (store->in_flight_before().count(run->id)) {
+        result.in_flight_before.push_back(describe_run(protocol, *run));
+        if (options.log)
+          *options.log << result.output.string() << ": " << result.in_flight_before.back()
+                       << " was in flight when an earlier sweep of this output was killed or crashed; if it crashed, "
+                          "this run (or another in flight with it) may be why\n";
+      }
+    for (const auto* run : runs)
+      if (!store->completed().count(run->id)) pending.push_back(run);
+    result.already_complete = result.total_runs - static_cast<std::int64_t>(pending.size());
+    if (options.stop_after >= 0 && static_cast<std::int64_t>(pending.size()) > options.stop_after)
+      pending.resize(static_cast<std::size_t>(options.stop_after));
+  }
 
-  // Runs sharing a per-seed dataset copy run one after another, so few copies are alive at once.
+  // Runs sharing a per-seed dataset copy run one after another, so few copies are alive at once. (A helper
+  // learns its runs one at a time, so it keeps its copies to the end.)
   std::stable_sort(pending.begin(), pending.end(), [](const RunSpec* a, const RunSpec* b) {
     return std::pair(a->dataset, a->seed) < std::pair(b->dataset, b->seed);
   });
-  for (const auto* run : pending) {
-    const PreparedDataset& prepared = plans[static_cast<std::size_t>(run->dataset)].data;
-    copies.expect(prepared, run->seed);
-    if (protocol.batch()) splits.expect({run->dataset, run->seed});
-    if (prepared.test) copies.expect(*prepared.test, run->seed);
-  }
+  if (!dispatcher)
+    for (const auto* run : pending) {
+      const PreparedDataset& prepared = plans[static_cast<std::size_t>(run->dataset)].data;
+      copies.expect(prepared, run->seed);
+      if (protocol.batch()) splits.expect({run->dataset, run->seed});
+      if (prepared.test) copies.expect(*prepared.test, run->seed);
+    }
 
-  Progress progress(options.progress, result.total_runs);
-  progress.runs_done = result.already_complete;
   std::atomic<bool> stop_requested{false};
   const std::function<bool()> interrupted = [&] {
     return stop_requested.load(std::memory_order_relaxed) ||
            (options.interrupt && options.interrupt->load(std::memory_order_relaxed));
+  };
+  if (dispatcher) {
+    std::vector<std::int64_t> order;
+    for (const auto* run : pending) order.push_back(run->index);
+    dispatcher->begin(std::move(order), interrupted);
+  }
+  if (helper) store.emplace(result.output, protocol, TraceStore::Helper{});
+  Progress progress(options.progress && !helper, result.total_runs);
+  progress.runs_done = result.already_complete;
+  // The next run this process executes, or null when none is left.
+  std::atomic<std::size_t> next_pending{0};
+  const auto next_run = [&]() -> const RunSpec* {
+    if (dispatcher) {
+      const std::int64_t index = dispatcher->next();
+      return index < 0 ? nullptr : &sweep.list.runs[static_cast<std::size_t>(index)];
+    }
+    const std::size_t position = next_pending++;
+    return position < pending.size() ? pending[position] : nullptr;
   };
 
   std::mutex failures_mutex;
@@ -528,7 +551,7 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
     identity.grid_point = run.grid_point;
     RunRecord record = identity;
     const auto run_start = Clock::now();
-    store.begin(run.id);
+    store->begin(run.id);
     // Everything the run's plugins do; a throw from any of them fails this run only.
     const auto run_plugins = [&]() -> bool {
       std::vector<std::unique_ptr<Metric>> metrics;
@@ -614,7 +637,7 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
     };
     try {
       if (!run_plugins()) {  // abandoned: nothing written, a rerun redoes it
-        store.abandon(run.id);
+        store->abandon(run.id);
         return false;
       }
     } catch (const std::exception& e) {
@@ -623,7 +646,7 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
       failed.error = e.what();
       failed.failed_round = in_round ? in_round->round : 0;
       failed.seconds = std::chrono::duration<double>(Clock::now() - run_start).count();
-      store.write(failed);
+      store->write(failed);
       const std::string message = describe_run(protocol, run) + " failed: " + failed.error;
       if (options.fail_fast) throw Error(message + " (--fail-fast: stopping the sweep)");
       std::lock_guard lock(failures_mutex);
@@ -631,7 +654,7 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
       if (options.log) *options.log << message << '\n';
       return false;
     }
-    store.write(record);
+    store->write(record);
     return true;
   };
 
@@ -642,36 +665,41 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
   const int threads = options.threads > 0 ? options.threads : tbb::info::default_concurrency();
   tbb::task_arena arena(threads);
   arena.execute([&] {
-    tbb::parallel_for(
-        tbb::blocked_range<std::size_t>(0, pending.size(), 1),
-        [&](const tbb::blocked_range<std::size_t>& range) {
-          for (std::size_t i = range.begin(); i != range.end(); ++i) {
-            if (interrupted()) return;
-            const RunSpec& run = *pending[i];
-            const auto& plan = plans[static_cast<std::size_t>(run.dataset)];
-            try {
-              if (execute(run)) {
-                ++completed;
-                ++progress.runs_done;
-                rounds += protocol.passes * plan.shape.n;
-              }
-            } catch (...) {
-              std::lock_guard lock(failure_mutex);
-              if (!failure) failure = std::current_exception();
-              stop_requested = true;
-            }
-            copies.release(plan.data, run.seed);
-            if (plan.data.test) copies.release(*plan.data.test, run.seed);
+    // One task per thread, each taking runs until none is left: runs go out one at a time, in order.
+    tbb::parallel_for(0, threads, [&](int) {
+      while (!interrupted()) {
+        const RunSpec* next = next_run();
+        if (!next) return;
+        const RunSpec& run = *next;
+        const auto& plan = plans[static_cast<std::size_t>(run.dataset)];
+        try {
+          if (execute(run)) {
+            ++completed;
+            ++progress.runs_done;
+            rounds += protocol.passes * plan.shape.n;
           }
-        },
-        tbb::simple_partitioner());
+        } catch (...) {
+          std::lock_guard lock(failure_mutex);
+          if (!failure) failure = std::current_exception();
+          stop_requested = true;
+        }
+        copies.release(plan.data, run.seed);
+        if (plan.data.test) copies.release(*plan.data.test, run.seed);
+      }
+    });
   });
-
-  // Whatever happened, every finished run goes into the output file.
-  store.finalize(static_cast<std::int64_t>(sweep.list.runs.size()));
-  if (failure) std::rethrow_exception(failure);
   result.completed_now = completed;
   result.rounds = rounds;
+  if (dispatcher) dispatcher->end(result);
+  if (helper) {
+    if (failure) std::rethrow_exception(failure);
+    result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return result;
+  }
+
+  // Whatever happened, every finished run goes into the output file.
+  store->finalize(static_cast<std::int64_t>(sweep.list.runs.size()));
+  if (failure) std::rethrow_exception(failure);
   result.interrupted =
       result.already_complete + result.completed_now + static_cast<std::int64_t>(result.failures.size()) <
       result.total_runs;

@@ -23,6 +23,8 @@
 
 namespace glimpse {
 
+class RunDispatcher;
+
 struct SweepOptions {
   int threads = 0;                               // 0: all cores
   bool force = false;                            // discard earlier results of this output
@@ -33,6 +35,7 @@ struct SweepOptions {
   std::int64_t stop_after = -1;                  // stop (as if interrupted) after this many new runs
   const std::atomic<bool>* interrupt = nullptr;  // set by a signal handler: finish in-flight runs and stop
   std::ostream* log = nullptr;                   // where failed runs and runs left in flight are reported
+  RunDispatcher* dispatcher = nullptr;           // several processes share this sweep (MPI); null: this one alone
 };
 
 struct SweepResult {
@@ -116,6 +119,24 @@ struct RunList {
   std::vector<double> costs;
 };
 RunList list_runs(const Protocol& protocol);
+
+// Shares one sweep among processes (MPI ranks). The coordinator owns the output and hands out runs one at a
+// time as processes ask, so long and short runs balance; the other processes (helpers) write each finished
+// run as a part beside the coordinator's output, which the coordinator assembles at the end. A process that
+// dies leaves the parts it wrote; rerunning completes the rest.
+class RunDispatcher {
+ public:
+  virtual ~RunDispatcher() = default;
+  virtual bool coordinator() const = 0;
+  // Coordinator: `pending` (run indices, in hand-out order) once its output is ready; helpers: {}. Returns
+  // when every process may start.
+  virtual void begin(std::vector<std::int64_t> pending, const std::function<bool()>& interrupted) = 0;
+  // The index of the next run this process executes, or -1 when none is left. Any thread may call it.
+  virtual std::int64_t next() = 0;
+  // This process is done. Helpers report what they did; the coordinator waits for every helper and adds
+  // their numbers to `result` (completed_now, rounds, failures).
+  virtual void end(SweepResult& result) = 0;
+};
 
 // "run 000017 (learner 'x', dataset 'y', seed 3, params {...})", as messages name runs.
 std::string describe_run(const Protocol& protocol, const RunSpec& run);

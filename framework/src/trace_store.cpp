@@ -263,7 +263,7 @@ OutputLock::~OutputLock() {
 fs::path TraceStore::parts_folder() const { return fs::path(output_.string() + ".parts"); }
 
 TraceStore::TraceStore(fs::path output, const Protocol& protocol, bool force, Shard shard)
-    : output_(std::move(output)), lock_(output_), protocol_(protocol), shard_(shard) {
+    : output_(std::move(output)), lock_(std::in_place, output_), protocol_(protocol), shard_(shard) {
   if (force) {
     fs::remove(output_);
     fs::remove_all(parts_folder());
@@ -281,6 +281,9 @@ TraceStore::TraceStore(fs::path output, const Protocol& protocol, bool force, Sh
   for (const auto& item : fs::directory_iterator(parts_folder()))
     if (!keep.count(item.path())) fs::remove(item.path());
 }
+
+TraceStore::TraceStore(fs::path output, const Protocol& protocol, Helper)
+    : output_(std::move(output)), protocol_(protocol) {}
 
 void TraceStore::begin(const std::string& id) {
   const fs::path marker = parts_folder() / (id + running_suffix);

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -112,6 +113,9 @@ class TraceStore {
   // Prepares `output` for `protocol`. Without `force`, an existing output or parts folder must come from
   // the same protocol (same hash), else Error; their complete runs are kept. With `force`, both are removed.
   TraceStore(std::filesystem::path output, const Protocol& protocol, bool force, Shard shard = {});
+  // A helper process's view of a store another process owns (see RunDispatcher): it writes parts only.
+  struct Helper {};
+  TraceStore(std::filesystem::path output, const Protocol& protocol, Helper);
 
   const std::set<std::string>& completed() const noexcept { return completed_; }
   // Runs an earlier sweep of this output started and never finished: it was killed, or one of them crashed it.
@@ -132,7 +136,7 @@ class TraceStore {
 
  private:
   std::filesystem::path output_;
-  OutputLock lock_;
+  std::optional<OutputLock> lock_;
   const Protocol& protocol_;
   Shard shard_;
   std::set<std::string> completed_, in_flight_before_;
