@@ -5,6 +5,7 @@
 # what is missing and in which shard, rerunning that index completes the sweep. PBS and SGE variables map
 # to the same shards.
 set -euo pipefail
+source "$(dirname "$0")/common.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -49,13 +50,6 @@ cat > sweep.json <<'JSON'
  "seeds": 4}
 JSON
 runs=32
-same_runs() {  # every run's round data, curves and final metrics equal between two files
-  for id in $(seq -f "%06g" 0 $((runs - 1))); do
-    for part in rounds curves summary; do
-      h5diff "$1" "$2" "/runs/$id/$part" "/runs/$id/$part" > /dev/null || { echo "FAILED: run $id $part differs ($1, $2)"; exit 1; }
-    done
-  done
-}
 "$GLIMPSE" run sweep.json -o reference.h5 --quiet -j 2
 
 # 1. The whole Slurm path: array of 3 tasks, then the dependent merge job.
@@ -63,7 +57,7 @@ same_runs() {  # every run's round data, curves and final metrics equal between 
 [ ! -e tasks-failed.log ] && [ ! -e jobs-failed.log ] || { cat ./*.log; echo "FAILED: a job failed"; exit 1; }
 for i in 0 1 2; do [ -f "out/arrays.shard-$i-of-3.h5" ] || { echo "FAILED: no file of shard $i"; exit 1; }; done
 [ -f out/arrays.h5 ] || { cat job-*.log; echo "FAILED: the merge job wrote nothing"; exit 1; }
-same_runs reference.h5 out/arrays.h5
+same_runs reference.h5 out/arrays.h5 "$runs"
 "$GLIMPSE" summary out/arrays.h5 | grep "^out/arrays.h5: $runs of $runs runs complete;" > /dev/null
 
 # 2. A task killed part-way: the merge reports the gap and its shard; rerunning that index fills it.
@@ -91,7 +85,7 @@ grep -E "^[0-9]{6} +1/2 " merge.txt > /dev/null || { cat merge.txt; echo "FAILED
 if grep -E "^[0-9]{6} +0/2 " merge.txt > /dev/null; then cat merge.txt; echo "FAILED: shard 0 reported incomplete"; exit 1; fi
 (task 1)
 "$SOURCE_DIR/tools/cluster/merge.sh" sweep.json killed/arrays 2 > merge.txt 2>&1 || { cat merge.txt; exit 1; }
-same_runs reference.h5 killed/arrays.h5
+same_runs reference.h5 killed/arrays.h5 "$runs"
 "$GLIMPSE" status sweep.json killed/arrays.h5 | grep "$runs runs: $runs complete, 0 failed, 0 in flight, 0 missing" > /dev/null
 
 # 3. PBS Pro, Torque and SGE name their tasks differently; each maps to the same shards.
@@ -107,6 +101,6 @@ for scheduler in pbspro torque sge; do
       { echo "FAILED: $scheduler task $i ran another shard than Slurm's"; exit 1; }
   done
   "$SOURCE_DIR/tools/cluster/merge.sh" sweep.json "$scheduler/a" 3 > /dev/null 2>&1
-  same_runs reference.h5 "$scheduler/a.h5"
+  same_runs reference.h5 "$scheduler/a.h5" "$runs"
 done
 echo "1 passed, 0 failed"

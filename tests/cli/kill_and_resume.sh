@@ -2,6 +2,7 @@
 # SIGKILL a sweep part-way, rerun it, and check the result equals an uninterrupted run: every run present
 # once, with identical round data, curves and final metrics.
 set -euo pipefail
+source "$(dirname "$0")/common.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -29,11 +30,7 @@ echo "killed with $finished finished runs"
 [ "$finished" -ge 1 ] && [ "$finished" -lt 24 ] || { echo "FAILED: the kill did not land part-way ($finished parts)"; exit 1; }
 "$GLIMPSE" run sweep.json -o killed.h5 --quiet -j 2 2> resume.txt
 grep -q "24 of 24 runs complete ($((24 - finished)) this time" resume.txt || { cat resume.txt; echo "FAILED: resume did not redo exactly the missing runs"; exit 1; }
-for id in $(seq -f "%06g" 0 23); do
-  for part in rounds curves summary; do
-    h5diff reference.h5 killed.h5 "/runs/$id/$part" "/runs/$id/$part" > /dev/null || { echo "FAILED: run $id $part differs"; exit 1; }
-  done
-done
+same_runs reference.h5 killed.h5 24
 
 # Ctrl-C (SIGINT): runs in flight are dropped, finished ones assembled into the output at once, exit 130.
 wait_for_parts() {

@@ -1,0 +1,26 @@
+# Helpers the CLI test scripts source.
+
+# same_runs A B RUNS: every run 0..RUNS-1 has the same round data, curves and final metrics in trace files A
+# and B (what determinism promises; timings and file timestamps may differ).
+same_runs() {
+  local id part
+  for id in $(seq -f "%06g" 0 $(($3 - 1))); do
+    for part in rounds curves summary; do
+      h5diff "$1" "$2" "/runs/$id/$part" "/runs/$id/$part" > /dev/null ||
+        { echo "FAILED: run $id $part differs between $1 and $2"; exit 1; }
+    done
+  done
+}
+
+# same_present_runs A B: every run B holds (complete or not) is the same in A; prints how many B holds.
+same_present_runs() {
+  local ids id part
+  ids=$(h5ls "$2/runs" | awk '{print $1}')
+  for id in $ids; do
+    for part in rounds curves summary; do
+      h5diff "$1" "$2" "/runs/$id/$part" "/runs/$id/$part" > /dev/null ||
+        { echo "FAILED: run $id $part differs between $1 and $2"; exit 1; }
+    done
+  done
+  echo "$ids" | grep -c . || true
+}
