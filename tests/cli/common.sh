@@ -24,3 +24,16 @@ same_present_runs() {
   done
   echo "$ids" | grep -c . || true
 }
+
+# finished_parts FOLDER: how many finished runs a running or killed sweep has written into its parts folder.
+finished_parts() { ls "$1" 2> /dev/null | grep -c '^[0-9].*\.h5$' || true; }
+
+# wait_for_parts FOLDER COUNT [TENTHS_OF_SECONDS]: waits until FOLDER holds COUNT finished runs (at most 4 s or
+# the given tenths of a second), so a kill lands part-way.
+wait_for_parts() {
+  local _
+  for _ in $(seq 1 $((${3:-40} * 10))); do
+    [ "$(finished_parts "$1")" -ge "$2" ] && return 0
+    sleep 0.01
+  done
+}

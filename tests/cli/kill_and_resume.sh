@@ -18,14 +18,10 @@ JSON
 "$GLIMPSE" run sweep.json -o killed.h5 --quiet -j 2 2> /dev/null &
 pid=$!
 # Wait until some runs are finished (parts written), then kill without warning.
-for _ in $(seq 1 400); do
-  count=$(ls killed.h5.parts 2> /dev/null | grep -c '^[0-9].*\.h5$' || true)
-  [ "$count" -ge 3 ] && break
-  sleep 0.01
-done
+wait_for_parts killed.h5.parts 3
 kill -9 "$pid" 2> /dev/null || true
 wait "$pid" 2> /dev/null || true
-finished=$(ls killed.h5.parts | grep -c '^[0-9].*\.h5$' || true)
+finished=$(finished_parts killed.h5.parts)
 echo "killed with $finished finished runs"
 [ "$finished" -ge 1 ] && [ "$finished" -lt 24 ] || { echo "FAILED: the kill did not land part-way ($finished parts)"; exit 1; }
 "$GLIMPSE" run sweep.json -o killed.h5 --quiet -j 2 2> resume.txt
@@ -33,15 +29,9 @@ grep -q "24 of 24 runs complete ($((24 - finished)) this time" resume.txt || { c
 same_runs reference.h5 killed.h5 24
 
 # Ctrl-C (SIGINT): runs in flight are dropped, finished ones assembled into the output at once, exit 130.
-wait_for_parts() {
-  for _ in $(seq 1 400); do
-    [ "$(ls "$1" 2> /dev/null | grep -c '^[0-9].*\.h5$' || true)" -ge 2 ] && return 0
-    sleep 0.01
-  done
-}
 "$GLIMPSE" run sweep.json -o interrupted.h5 --quiet -j 2 2> /dev/null &
 pid=$!
-wait_for_parts interrupted.h5.parts
+wait_for_parts interrupted.h5.parts 2
 kill -INT "$pid"
 set +e; wait "$pid"; status=$?; set -e
 [ "$status" = 130 ] || { echo "FAILED: SIGINT exit status $status, expected 130"; exit 1; }

@@ -26,15 +26,12 @@ same_runs one.h5 ranks.h5 "$runs"
 # Killed part-way (every rank), then rerun: only the missing runs are redone, and the file is the same.
 mpi run sweep.json -o killed.h5 --mpi -j 1 --quiet 2> /dev/null &
 pid=$!
-for _ in $(seq 1 1000); do
-  [ "$(ls killed.h5.parts 2> /dev/null | grep -c '^[0-9].*\.h5$' || true)" -ge 3 ] && break
-  sleep 0.01
-done
+wait_for_parts killed.h5.parts 3 100
 kill -9 "$pid" 2> /dev/null || true
 pkill -9 -f "glimpse run sweep.json -o killed.h5" 2> /dev/null || true
 wait "$pid" 2> /dev/null || true
 sleep 0.3  # let the kernel finish off every rank before counting what they left
-finished=$(ls killed.h5.parts 2> /dev/null | grep -c '^[0-9].*\.h5$' || true)
+finished=$(finished_parts killed.h5.parts)
 [ "$finished" -ge 1 ] && [ "$finished" -lt "$runs" ] || { echo "FAILED: the kill did not land part-way ($finished)"; exit 1; }
 mpi run sweep.json -o killed.h5 --mpi -j 1 --quiet 2> resume.txt || { cat resume.txt; exit 1; }
 grep "killed.h5: $runs of $runs runs complete ($((runs - finished)) this time" resume.txt > /dev/null ||
