@@ -489,8 +489,8 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
       pending.resize(static_cast<std::size_t>(options.stop_after));
   }
 
-  // Runs sharing a per-seed dataset copy run one after another, so few copies are alive at once. (A helper
-  // learns its runs one at a time, so it keeps its copies to the end.)
+  // Runs sharing a per-seed dataset copy run one after another, so few copies are alive at once. (With a
+  // dispatcher no process knows its runs in advance, so each keeps the copies it made to the end.)
   std::stable_sort(pending.begin(), pending.end(), [](const RunSpec* a, const RunSpec* b) {
     return std::pair(a->dataset, a->seed) < std::pair(b->dataset, b->seed);
   });
