@@ -122,8 +122,7 @@ int command_run(const std::vector<std::string>& args) {
     mpi.emplace();
     sweep.dispatcher = &*mpi;
   }
-  const bool helper_rank = mpi && !mpi->coordinator();
-  if (helper_rank) sweep.progress = false;
+  const bool helper_rank = mpi && !mpi->coordinator();  // (run_sweep shows no progress line there)
   sweep.interrupt = &interrupt_requested;
   std::signal(SIGINT, on_interrupt);
   std::signal(SIGTERM, on_interrupt);

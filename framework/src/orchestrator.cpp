@@ -526,7 +526,8 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
     return position < pending.size() ? pending[position] : nullptr;
   };
 
-  std::mutex failures_mutex;
+  std::exception_ptr failure;  // what stops the sweep (with --fail-fast, the first failed run)
+  std::mutex failure_mutex;    // guards `failure` and result.failures
   const auto execute = [&](const RunSpec& run) -> bool {
     const DatasetPlan& plan = plans[static_cast<std::size_t>(run.dataset)];
     const std::shared_ptr<const Dataset> data_copy = copies.acquire(plan.data, run.seed);
@@ -649,7 +650,7 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
       store->write(failed);
       const std::string message = describe_run(protocol, run) + " failed: " + failed.error;
       if (options.fail_fast) throw Error(message + " (--fail-fast: stopping the sweep)");
-      std::lock_guard lock(failures_mutex);
+      std::lock_guard lock(failure_mutex);
       result.failures.push_back(message);
       if (options.log) *options.log << message << '\n';
       return false;
@@ -660,8 +661,6 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
 
   std::atomic<std::int64_t> completed{0};
   std::atomic<std::int64_t> rounds{0};
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
   const int threads = options.threads > 0 ? options.threads : tbb::info::default_concurrency();
   tbb::task_arena arena(threads);
   arena.execute([&] {

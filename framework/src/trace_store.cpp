@@ -180,12 +180,17 @@ TraceContents read_trace_contents(const fs::path& output, const std::string& exp
     }
     // Skip unfinished writes (".<id>.h5.tmp", or a part cut short by a kill before its rename).
     if (name.front() == '.' || path.extension() != ".h5" || !h5::is_hdf5(path)) continue;
+    h5::Handle file;
     try {
-      const h5::Handle file = h5::open_file(path, false);
-      check_hash(file, path);
+      file = h5::open_file(path, false);
+    } catch (const Error&) {
+      continue;
+    }
+    check_hash(file, path);  // another protocol's part is an error, not something to skip
+    try {
       take(file, path, path.stem().string());
-    } catch (const Error& e) {
-      if (std::string(e.what()).find("different protocol") != std::string::npos) throw;
+    } catch (const Error&) {
+      // An unreadable run group counts as absent: the run is redone.
     }
   }
   for (const auto& [id, path] : contents.complete) contents.in_flight.erase(id);
@@ -211,7 +216,6 @@ void assemble_trace(const fs::path& output, const TraceHeader& header, const std
     if (!header.shard.empty()) h5::write_attribute(file, "shard", header.shard);
     h5::write_text(file, "protocol", header.protocol_text);
     h5::create_group(file, "runs");
-    std::int64_t complete = 0;
     fs::path open_path;
     h5::Handle source;
     for (const auto& [id, path] : sources) {
@@ -220,12 +224,13 @@ void assemble_trace(const fs::path& output, const TraceHeader& header, const std
         open_path = path;
       }
       h5::copy_object(source, "runs/" + id, file, "runs/" + id);
-      if (run_status(source, id) == "complete") ++complete;
     }
     source.close();
-    h5::write_attribute(file, "runs_complete", complete);
-    h5::write_attribute(file, "runs_failed", static_cast<std::int64_t>(sources.size()) - complete);
     const auto summaries = read_run_summaries(file);
+    const auto complete =
+        std::count_if(summaries.begin(), summaries.end(), [](const RunSummary& r) { return r.status == "complete"; });
+    h5::write_attribute(file, "runs_complete", static_cast<std::int64_t>(complete));
+    h5::write_attribute(file, "runs_failed", static_cast<std::int64_t>(summaries.size() - complete));
     write_summary_table(file, summaries);
     const bool maximize = header.selection_goal == "max";
     write_curve_summary(file, summaries, header.selection_metric, maximize);
@@ -264,11 +269,11 @@ fs::path TraceStore::parts_folder() const { return fs::path(output_.string() + "
 
 TraceStore::TraceStore(fs::path output, const Protocol& protocol, bool force, Shard shard)
     : output_(std::move(output)), lock_(std::in_place, output_), protocol_(protocol), shard_(shard) {
+  // (The lock has made the output's folder.)
   if (force) {
     fs::remove(output_);
     fs::remove_all(parts_folder());
   }
-  if (output_.has_parent_path()) fs::create_directories(output_.parent_path());
   const TraceContents contents = read_trace_contents(output_, protocol_hash_text(protocol),
                                                      "pass --force to start afresh, or choose another --output");
   for (const auto& [id, path] : contents.complete) completed_.insert(id);
