@@ -33,14 +33,7 @@ inline const PluginRegistry& registry() {
 // Resolves a plugin's parameters: declared defaults, overridden by `overrides` (protocol text).
 inline ParamValues params_for(const PluginSpec& spec, const std::map<std::string, std::string>& overrides = {},
                               const ProblemShape* shape = nullptr) {
-  ParamValues values;
-  for (const auto& p : spec.params) {
-    const auto it = overrides.find(p.name);
-    auto v = it != overrides.end() ? resolve_param(p, it->second, shape) : resolve_default(p, shape);
-    if (!v) throw std::logic_error("parameter " + p.name + " needs a shape");
-    values.set(p.name, *v);
-  }
-  return values;
+  return resolve_params(spec.params, overrides, shape, "test");
 }
 
 template <class Kind>

@@ -34,6 +34,10 @@ Dataset Dataset::sparse(std::int32_t d, std::vector<std::int64_t> row_offsets, s
   if (row_offsets.size() != labels.size() + 1 || indices.size() != values.size() ||
       row_offsets.back() != static_cast<std::int64_t>(values.size()))
     throw Error("sparse dataset: row offsets, indices, values and labels do not agree in size");
+  if (row_offsets.front() != 0) throw Error("sparse dataset: the first row offset must be 0");
+  for (std::size_t i = 1; i < row_offsets.size(); ++i)
+    if (row_offsets[i] < row_offsets[i - 1])
+      throw Error("sparse dataset: row offsets must not decrease (row " + std::to_string(i) + ")");
   Dataset data;
   data.dim_ = d;
   data.num_classes_ = num_classes;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 
 #include "glimpse/error.hpp"
 #include "hdf5.hpp"
@@ -131,20 +132,40 @@ Dataset load_cached_dataset(const std::string& name, const std::string& where) {
   const h5::Handle f = h5::open_file(file, false);
   if (!h5::has_attribute(f, "format") || h5::read_string_attribute(f, "format") != "glimpse-dataset")
     throw Error(file.string(), "is not a glimpse dataset file; reinstall it with: glimpse datasets install " + name);
-  const auto k = static_cast<std::int32_t>(h5::read_int_attribute(f, "K"));
-  const auto d = static_cast<std::int32_t>(h5::read_int_attribute(f, "d"));
+  // The file is checked as any input is: a damaged or hand-made cache must be refused, not trusted.
+  const std::string reinstall = "; reinstall it with: glimpse datasets install " + name;
+  const std::int64_t k = h5::read_int_attribute(f, "K"), d = h5::read_int_attribute(f, "d");
+  std::vector<std::string> class_names = split_lines(h5::read_string_attribute(f, "class_names"));
+  if (k < 2 || k != static_cast<std::int64_t>(class_names.size()))
+    throw Error(file.string(), "K = " + std::to_string(k) + " with " + std::to_string(class_names.size()) +
+                                   " class names; expected K >= 2 names, one per class" + reinstall);
+  if (d < 1 || d > std::numeric_limits<std::int32_t>::max())
+    throw Error(file.string(), "d = " + std::to_string(d) + " is not a feature count" + reinstall);
   std::vector<std::int32_t> y = h5::read_vector<std::int32_t>(f, "y");
-  for (auto& label : y) --label;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    if (y[i] < 1 || y[i] > k)
+      throw Error(file.string(), "row " + std::to_string(i + 1) + ": label " + std::to_string(y[i]) + " outside 1.." +
+                                     std::to_string(k) + reinstall);
+    --y[i];
+  }
   Dataset data;
   if (h5::read_string_attribute(f, "layout") == "dense") {
     std::int64_t rows = 0, columns = 0;
     auto values = h5::read_matrix(f, "X", rows, columns);
-    data = Dataset::dense(rows, static_cast<std::int32_t>(columns), std::move(values), std::move(y), k);
+    if (columns != d)
+      throw Error(file.string(), "X has " + std::to_string(columns) + " columns, d = " + std::to_string(d) + reinstall);
+    data = Dataset::dense(rows, static_cast<std::int32_t>(d), std::move(values), std::move(y),
+                          static_cast<std::int32_t>(k));
   } else {
-    data = Dataset::sparse(d, h5::read_vector<std::int64_t>(f, "indptr"), h5::read_vector<std::int32_t>(f, "indices"),
-                           h5::read_vector<float>(f, "values"), std::move(y), k);
+    try {
+      data = Dataset::sparse(static_cast<std::int32_t>(d), h5::read_vector<std::int64_t>(f, "indptr"),
+                             h5::read_vector<std::int32_t>(f, "indices"), h5::read_vector<float>(f, "values"),
+                             std::move(y), static_cast<std::int32_t>(k));
+    } catch (const Error& bad) {
+      throw Error(file.string(), bad.what() + reinstall);
+    }
   }
-  data.class_names = split_lines(h5::read_string_attribute(f, "class_names"));
+  data.class_names = std::move(class_names);
   return data;
 }
 

@@ -180,22 +180,9 @@ Dataset read_with_plugin(const CatalogEntry& e, const PluginRegistry& registry,
                          const std::vector<std::pair<std::string, std::string>>& extra) {
   const std::string where = "dataset '" + e.name + "'";
   const LoadedPlugin& plugin = registry.get(e.reader, PluginKind::data_source, where);
-  ParamValues values;
-  for (const auto& spec : plugin.spec->params) {
-    std::optional<ParamValue> value;
-    std::string text;
-    bool given = false;
-    for (const auto& list : {e.reader_params, extra})
-      for (const auto& [name, v] : list)
-        if (name == spec.name) text = v, given = true;
-    try {
-      value = given ? resolve_param(spec, text, nullptr) : resolve_default(spec, nullptr);
-    } catch (const Error& bad) {
-      throw Error(where + ": reader parameter " + spec.name, bad.what());
-    }
-    if (!value) throw Error(where, "reader parameter " + spec.name + " has no value");
-    values.set(spec.name, *value);
-  }
+  std::map<std::string, std::string> given(e.reader_params.begin(), e.reader_params.end());
+  for (const auto& [name, text] : extra) given[name] = text;  // the files read override the catalog's entry
+  const ParamValues values = resolve_params(plugin.spec->params, given, nullptr, where + ": reader");
   auto object = plugin.create(values);
   auto* source = dynamic_cast<DataSource*>(object.get());
   return source->load();

@@ -2,8 +2,10 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "glimpse/params.hpp"
 
@@ -18,5 +20,10 @@ std::filesystem::path resolve_path(const std::filesystem::path& base_dir, const 
 
 // The value a parameter takes when the protocol does not give one.
 std::optional<ParamValue> resolve_default(const ParamSpec& spec, const ProblemShape* shape);
+
+// Every parameter of `specs`: the text `given` for it, else its declared default. A bad value throws
+// Error(where + ": parameter NAME", why), as does an expression of K, d, n when `shape` is null.
+ParamValues resolve_params(const std::vector<ParamSpec>& specs, const std::map<std::string, std::string>& given,
+                           const ProblemShape* shape, const std::string& where);
 
 }  // namespace glimpse

@@ -254,4 +254,21 @@ std::optional<ParamValue> resolve_default(const ParamSpec& spec, const ProblemSh
   }
 }
 
+ParamValues resolve_params(const std::vector<ParamSpec>& specs, const std::map<std::string, std::string>& given,
+                           const ProblemShape* shape, const std::string& where) {
+  ParamValues values;
+  for (const auto& spec : specs) {
+    const auto it = given.find(spec.name);
+    std::optional<ParamValue> value;
+    try {
+      value = it != given.end() ? resolve_param(spec, it->second, shape) : resolve_default(spec, shape);
+    } catch (const Error& bad) {
+      throw Error(where + ": parameter " + spec.name, bad.what());
+    }
+    if (!value) throw Error(where + ": parameter " + spec.name, "depends on K, d or n, which are not known here");
+    values.set(spec.name, *value);
+  }
+  return values;
+}
+
 }  // namespace glimpse

@@ -204,9 +204,10 @@ void write_curve_summary(const h5::Handle& file, const std::vector<RunSummary>& 
   std::size_t rows = 0;
   for (const auto& group : group_by_grid_point(runs))
     for (const auto& [params, members] : group.points) {
-      const bool chosen = std::any_of(chosen_rows.begin(), chosen_rows.end(), [&](const SummaryRow& r) {
-        return r.dataset == group.dataset && r.learner == group.learner && r.params == params;
-      });
+      const bool chosen =
+          std::any_of(chosen_rows.begin(), chosen_rows.end(), [&, &point = params](const SummaryRow& r) {
+            return r.dataset == group.dataset && r.learner == group.learner && r.params == point;
+          });
       // curve name -> round -> (count, mean, sum of squared deviations) by Welford's update, which stays
       // accurate for large values with small spread (mistake counts); rounds in increasing order.
       std::vector<std::pair<std::string, std::map<std::int64_t, std::array<double, 3>>>> curves;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "dataset_catalog.hpp"
+#include "hdf5.hpp"
 #include "orchestrator.hpp"
 #include "support.hpp"
 
@@ -43,6 +44,40 @@ TEST_F(DatasetCache, DenseAndSparseDatasetsRoundTripWithTheirChecksum) {
   ASSERT_EQ(listed.size(), 2u);
   EXPECT_EQ(listed[0].name, "small");
   EXPECT_EQ(listed[0].origin.package, "pkg");
+}
+
+// A cache file written by hand, as a damaged or foreign file could be (the fuzz target's findings).
+void write_sparse_cache(const std::string& name, std::int64_t k, const std::string& class_names,
+                        const std::vector<std::int32_t>& y, const std::vector<std::int64_t>& indptr) {
+  const h5::Handle f = h5::create_file(cached_dataset_file(name));
+  h5::write_attribute(f, "format", std::string("glimpse-dataset"));
+  h5::write_attribute(f, "K", k);
+  h5::write_attribute(f, "d", std::int64_t{4});
+  h5::write_attribute(f, "layout", std::string("csr"));
+  h5::write_attribute(f, "class_names", class_names);
+  h5::write_vector<std::int32_t>(f, "y", y);
+  h5::write_vector<std::int64_t>(f, "indptr", indptr);
+  h5::write_vector<std::int32_t>(f, "indices", std::vector<std::int32_t>{0, 1, 3});
+  h5::write_vector<float>(f, "values", std::vector<float>{1, 2, 3});
+}
+
+TEST_F(DatasetCache, DamagedFilesAreRefusedNotTrusted) {
+  std::filesystem::create_directories(dir.path() / "cache");
+  const std::string file = cached_dataset_file("damaged").string();
+  const std::string reinstall = "; reinstall it with: glimpse datasets install damaged";
+  write_sparse_cache("damaged", 2, "x\ny", {1, 2}, {0, 1, 3});
+  EXPECT_EQ(load_cached_dataset("damaged", "here").size(), 2);
+  write_sparse_cache("damaged", 2147483647, "x\ny", {1, 2}, {0, 1, 3});  // formerly 2^31 class names allocated
+  EXPECT_EQ(error_of([] { load_cached_dataset("damaged", "here"); }),
+            file + ": K = 2147483647 with 2 class names; expected K >= 2 names, one per class" + reinstall);
+  write_sparse_cache("damaged", 2, "x\ny", {1, 0}, {0, 1, 3});
+  EXPECT_EQ(error_of([] { load_cached_dataset("damaged", "here"); }), file + ": row 2: label 0 outside 1..2" + reinstall);
+  write_sparse_cache("damaged", 2, "x\ny", {1, 2}, {2, 0, 3});
+  EXPECT_EQ(error_of([] { load_cached_dataset("damaged", "here"); }),
+            file + ": sparse dataset: the first row offset must be 0" + reinstall);
+  write_sparse_cache("damaged", 2, "x\ny", {1, 2, 1}, {0, 2, 1, 3});
+  EXPECT_EQ(error_of([] { load_cached_dataset("damaged", "here"); }),
+            file + ": sparse dataset: row offsets must not decrease (row 2)" + reinstall);
 }
 
 TEST_F(DatasetCache, AMissingDatasetSaysHowToInstallIt) {

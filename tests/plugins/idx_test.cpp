@@ -8,7 +8,7 @@
 namespace glimpse::test {
 namespace {
 
-std::string idx_bytes(std::vector<std::int32_t> shape, const std::vector<unsigned char>& data) {
+std::string idx_bytes(std::vector<std::uint32_t> shape, const std::vector<unsigned char>& data) {
   std::string b{0, 0, 0x08, static_cast<char>(shape.size())};
   for (auto s : shape)
     for (int shift : {24, 16, 8, 0}) b += static_cast<char>((s >> shift) & 0xff);
@@ -58,7 +58,15 @@ TEST_F(Idx, MalformedFilesAreRefusedWithTheByteOffset) {
             (dir.path() / "dims").string() + ": byte offset 3: expected 3 dimensions, got 2");
   write("short", idx_bytes({2, 2, 2}, {1, 2, 3}));
   EXPECT_EQ(error_of([&] { load("short", "lab"); }),
-            (dir.path() / "short").string() + ": expected 8 data bytes after the header, got 3");
+            (dir.path() / "short").string() + ": the header's sizes 2 x 2 x 2 need 8 data bytes, the file has 3");
+  // Found by fuzzing: sizes whose product passes 2^63 (formerly a signed overflow).
+  write("huge", idx_bytes({0xfdfdffff, 0x01003200, 0x00000101}, {1, 2}));
+  EXPECT_EQ(error_of([&] { load("huge", "lab"); }),
+            (dir.path() / "huge").string() +
+                ": the header's sizes 4261281791 x 16790016 x 257 need more data bytes, the file has 2");
+  write("none", idx_bytes({0, 70000, 70000}, {}));
+  write("nolabels", idx_bytes({0}, {}));
+  EXPECT_EQ(error_of([&] { load("none", "nolabels"); }), (dir.path() / "none").string() + ": holds no images");
   write("img", idx_bytes({3, 1, 1}, {1, 2, 3}));
   EXPECT_EQ(error_of([&] { load("img", "lab"); }), (dir.path() / "lab").string() + ": holds 2 labels, but " +
                                                        (dir.path() / "img").string() + " holds 3 images");

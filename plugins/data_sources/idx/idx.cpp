@@ -2,6 +2,7 @@
 // labels file (unsigned bytes, n), gzip-compressed or not. Pixels are read as their raw values 0..255.
 #include <glimpse/glimpse.hpp>
 #include <glimpse/readers/text_input.hpp>
+#include <string>
 
 namespace {
 
@@ -30,17 +31,22 @@ IdxArray read_idx(const std::filesystem::path& file, std::size_t expected_dims) 
     throw Error(
         name, "byte offset 3: expected " + std::to_string(expected_dims) + " dimensions, got " + std::to_string(dims));
   if (b.size() < 4 + 4 * dims) throw Error(name, "the header is truncated");
-  std::int64_t count = 1;
+  a.offset = 4 + 4 * dims;
+  const auto available = static_cast<std::int64_t>(b.size() - a.offset);
+  std::string shape_text;
   for (std::size_t i = 0; i < dims; ++i) {
     const auto* p = reinterpret_cast<const unsigned char*>(b.data() + 4 + 4 * i);
-    const std::int64_t size = (std::int64_t{p[0]} << 24) | (p[1] << 16) | (p[2] << 8) | p[3];
-    a.shape.push_back(size);
-    count *= size;
+    a.shape.push_back((std::int64_t{p[0]} << 24) | (p[1] << 16) | (p[2] << 8) | p[3]);
+    shape_text += (i ? " x " : "") + std::to_string(a.shape.back());
   }
-  a.offset = 4 + 4 * dims;
-  if (static_cast<std::int64_t>(b.size() - a.offset) != count)
-    throw Error(name, "expected " + std::to_string(count) + " data bytes after the header, got " +
-                          std::to_string(b.size() - a.offset));
+  // The product of the sizes, or -1 once it passes 2^63 (three sizes of up to 2^32 each can).
+  std::int64_t count = 1;
+  for (const std::int64_t size : a.shape)
+    if (count >= 0 && __builtin_mul_overflow(count, size, &count)) count = -1;
+  if (count != available)
+    throw Error(name, "the header's sizes " + shape_text + " need " +
+                          (count < 0 ? std::string("more") : std::to_string(count)) + " data bytes, the file has " +
+                          std::to_string(available));
   return a;
 }
 
@@ -64,7 +70,8 @@ class IdxSource final : public glimpse::DataSource {
     if (labels.shape[0] != n)
       throw Error(labels_file.string(), "holds " + std::to_string(labels.shape[0]) + " labels, but " +
                                             images_file.string() + " holds " + std::to_string(n) + " images");
-    const std::int64_t d = images.shape[1] * images.shape[2];
+    if (n == 0) throw Error(images_file.string(), "holds no images");
+    const std::int64_t d = images.shape[1] * images.shape[2];  // at most the file's size, as n >= 1
     std::vector<glimpse::Feature> values(static_cast<std::size_t>(n * d));
     const auto* pixels = reinterpret_cast<const unsigned char*>(images.bytes.data() + images.offset);
     for (std::size_t i = 0; i < values.size(); ++i) values[i] = pixels[i];
