@@ -2,7 +2,8 @@
 # Installs the Debian 12 packages glimpse needs, only those missing (idempotent; no network when none is).
 set -euo pipefail
 packages=(cmake g++ make libboost-dev libboost-filesystem-dev libboost-program-options-dev libeigen3-dev
-          libtbb-dev libhdf5-dev zlib1g-dev libgtest-dev libbenchmark-dev hdf5-tools libopenmpi-dev openmpi-bin)
+          libtbb-dev libhdf5-dev zlib1g-dev libgtest-dev libbenchmark-dev hdf5-tools libopenmpi-dev openmpi-bin
+          clang-14 libclang-rt-14-dev llvm-14)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2> /dev/null | grep -q "install ok installed" || missing+=("$p")
