@@ -14,81 +14,14 @@ of one run (from the run's recorded seconds). Needs python3-h5py and
 python3-numpy (python3-scipy for exact t quantiles; otherwise 1.96).
 """
 import argparse
-import json
-import math
+import os
 import sys
-from collections import OrderedDict
 
-import h5py
 import numpy as np
 
-
-def t_quantile(df):
-    try:
-        from scipy.stats import t
-        return float(t.ppf(0.975, df))
-    except ImportError:
-        return 1.96
-
-
-def read_runs(path):
-    runs = []
-    with h5py.File(path, "r") as f:
-        for run_id, group in f["runs"].items():
-            attrs = group.attrs
-            if attrs.get("status", "") != "complete" or "summary" not in group:
-                continue
-            summary = group["summary"].attrs
-            if "regret" not in summary or "queries" not in summary:
-                sys.exit(f"{path}: run {run_id} lacks the 'regret' or 'queries' metric")
-            runs.append({
-                "dataset": attrs["dataset"],
-                "label": attrs["label"] if "label" in attrs else attrs["learner"],
-                "rule": attrs["query_rule"],
-                "setting": dict(json.loads(attrs["params"]),
-                                **json.loads(attrs["query_rule_params"] or "{}")),
-                "seed": int(attrs["seed"]),
-                "rounds": int(attrs["rounds"]),
-                "regret": float(summary["regret"]),
-                "queries": float(summary["queries"]),
-                "rounds_per_second": int(attrs["rounds"]) / float(attrs["seconds"]),
-            })
-    return runs
-
-
-def compact(run, runs):
-    """The learner and rule parameters that vary among the runs of this run's label, as a short JSON text."""
-    same = [r["setting"] for r in runs if r["label"] == run["label"] and r["dataset"] == run["dataset"]]
-    varying = {k: v for k, v in run["setting"].items() if any(s.get(k) != v for s in same)}
-    return json.dumps(varying, separators=(",", ":")) if varying else ""
-
-
-def settings(runs, passive):
-    """(dataset, label, rule) -> ratios, queries, regrets; the passive runs keyed by (dataset, seed)."""
-    reference = {(r["dataset"], r["seed"]): r for r in runs if r["label"] == passive}
-    if not reference:
-        sys.exit(f"no complete runs labelled '{passive}' (the passive reference); use --passive LABEL")
-    groups = OrderedDict()
-    for r in runs:
-        base = reference.get((r["dataset"], r["seed"]))
-        if base is None:
-            sys.exit(f"no passive run for dataset '{r['dataset']}', seed {r['seed']}")
-        g = groups.setdefault((r["dataset"], r["label"], r["rule"] + compact(r, runs)),
-                              {"ratio": [], "queries": [], "regret": [], "passive": [], "speed": [],
-                               "rounds": r["rounds"]})
-        g["ratio"].append(r["regret"] / base["regret"] if base["regret"] > 0 else math.nan)
-        g["queries"].append(r["queries"])
-        g["regret"].append(r["regret"])
-        g["passive"].append(base["regret"])
-        g["speed"].append(r["rounds_per_second"])
-    return groups
-
-
-def mean_ci(values):
-    x = np.asarray(values, dtype=float)
-    if len(x) < 2:
-        return float(x.mean()), math.nan
-    return float(x.mean()), t_quantile(len(x) - 1) * float(x.std(ddof=1)) / math.sqrt(len(x))
+# The pairing with the passive runs is the report's (glimpse report draws the same figure).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "framework", "cli"))
+from plot_report import mean_ci, read_bandit_runs, regret_ratio_groups  # noqa: E402
 
 
 def main():
@@ -97,7 +30,13 @@ def main():
     parser.add_argument("--passive", default="passive")
     parser.add_argument("--plot")
     args = parser.parse_args()
-    groups = settings(read_runs(args.file), args.passive)
+    runs = read_bandit_runs(args.file)
+    if not runs:
+        sys.exit(f"{args.file}: no complete run has the final metrics regret and queries")
+    try:
+        groups = regret_ratio_groups(runs, args.passive)
+    except ValueError as e:
+        sys.exit(f"{args.file}: {e}; use --passive LABEL")
 
     print("| dataset | learner | rule | seeds | queries (share) | R/R_passive (95% CI) | R_T | R_T passive | rounds/s |")
     print("|---|---|---|---|---|---|---|---|---|")

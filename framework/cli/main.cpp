@@ -1,5 +1,10 @@
-// The glimpse command line: run, merge, status, summary, datasets, plugins, describe.
+// The glimpse command line: run, merge, status, summary, report, datasets, plugins, describe.
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/program_options.hpp>
 #include <csignal>
 #include <cstdio>
@@ -19,6 +24,7 @@
 #include "orchestrator.hpp"
 #include "plugin_registry.hpp"
 #include "protocol.hpp"
+#include "report.hpp"
 #include "shard.hpp"
 #include "summary.hpp"
 #include "text_table.hpp"
@@ -42,6 +48,8 @@ Usage:
   glimpse merge OUT FILE...          combine the trace files of one protocol's shards into OUT
   glimpse status PROTOCOL FILE...    which runs of PROTOCOL the trace files hold: complete, failed, missing
   glimpse summary FILE [--table [M]] per dataset and learner: chosen grid point, mean (std) over seeds
+  glimpse report FILE... [--out DIR] the papers' tables (best in bold, t-tests, ranks, Friedman + Holm) as
+                                     md, latex or csv; with --out also learning-curve and sensitivity plots
                                      (--table: datasets x learners as in the papers; --all: every grid point)
   glimpse datasets list              datasets of the catalog, and which are installed
   glimpse datasets install [NAME...] install datasets from Debian packages (all without NAME)
@@ -404,6 +412,94 @@ int command_summary(const std::vector<std::string>& args) {
   return 0;
 }
 
+// Runs a program (no shell) with its standard output sent to our standard error; its exit status, or -1.
+int run_program(const std::vector<std::string>& command) {
+  std::vector<char*> argv;
+  for (const auto& word : command) argv.push_back(const_cast<char*>(word.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO);
+  pid_t pid = 0;
+  const int failed = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  int status = 0;
+  if (failed || waitpid(pid, &status, 0) < 0) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int command_report(const std::vector<std::string>& args) {
+  po::options_description options(
+      "glimpse report FILE... [options]: the papers' tables from trace files. Per dataset and learner, the chosen\n"
+      "grid point and mean (std) over seeds of a final metric; the best per dataset in bold, the learners not\n"
+      "significantly different from it (paired t-test over shared seeds) marked; average ranks, the Friedman test\n"
+      "and Holm's comparisons with the best-ranked learner. Several files (e.g. two versions of a learner on one\n"
+      "protocol) make one table, their learners named 'label [file]'. With --out, also writes report.md,\n"
+      "report.tex, report.csv and the figures (learning curves, parameter sensitivity, regret ratio; PNG and SVG,\n"
+      "drawn by python3-matplotlib)\n\nOptions");
+  options.add_options()("help,h", "show this help")("files", po::value<std::vector<std::string>>(),
+                                                    "trace files (.h5)")(
+      "format", po::value<std::string>()->default_value("md"), "table format on standard output: md, latex or csv")(
+      "metric", po::value<std::vector<std::string>>(),
+      "a final metric to tabulate (repeatable; default: the selection metric)")(
+      "goal", po::value<std::string>(), "max or min: which way is better (default: the file's selection goal)")(
+      "alpha", po::value<double>()->default_value(0.05), "significance level of the tests")(
+      "bootstrap", po::value<std::int64_t>()->default_value(0),
+      "show 95% bootstrap intervals of the mean from this many resamples instead of the std")(
+      "out", po::value<std::string>(), "folder for report.{md,tex,csv} and the figures")(
+      "x", po::value<std::string>()->default_value("rounds"), "learning curves against rounds or queries")(
+      "no-plots", "with --out: tables only");
+  po::positional_options_description positional;
+  positional.add("files", -1);
+  const auto vm = parse(args, options, positional);
+  if (vm.count("help") || !vm.count("files")) {
+    std::cout << options << '\n';
+    return vm.count("help") ? 0 : 2;
+  }
+  glimpse::ReportOptions report_options;
+  if (vm.count("metric")) report_options.metrics = vm["metric"].as<std::vector<std::string>>();
+  if (vm.count("goal")) {
+    const auto goal = vm["goal"].as<std::string>();
+    if (goal != "max" && goal != "min") throw glimpse::Error("--goal", "expected max or min, got '" + goal + "'");
+    report_options.maximize = goal == "max";
+  }
+  report_options.alpha = vm["alpha"].as<double>();
+  if (!(report_options.alpha > 0.0 && report_options.alpha < 1.0))
+    throw glimpse::Error("--alpha", "expected a level in (0, 1)");
+  report_options.bootstrap = vm["bootstrap"].as<std::int64_t>();
+  if (report_options.bootstrap < 0) throw glimpse::Error("--bootstrap", "expected a number of resamples >= 0");
+  const auto x_axis = vm["x"].as<std::string>();
+  if (x_axis != "rounds" && x_axis != "queries")
+    throw glimpse::Error("--x", "expected rounds or queries, got '" + x_axis + "'");
+  const auto names = vm["files"].as<std::vector<std::string>>();
+  const std::vector<std::filesystem::path> files(names.begin(), names.end());
+  const auto reports = glimpse::build_report(files, report_options);
+  glimpse::write_report(reports, report_options, glimpse::parse_report_format(vm["format"].as<std::string>()),
+                        std::cout);
+  if (!vm.count("out")) return 0;
+  const std::filesystem::path out = vm["out"].as<std::string>();
+  std::filesystem::create_directories(out);
+  for (const auto& [name, format] :
+       {std::pair{"report.md", glimpse::ReportFormat::markdown}, std::pair{"report.tex", glimpse::ReportFormat::latex},
+        std::pair{"report.csv", glimpse::ReportFormat::csv}}) {
+    std::ofstream file(out / name);
+    glimpse::write_report(reports, report_options, format, file);
+    if (!file) throw glimpse::Error((out / name).string(), "cannot write the report");
+    std::cerr << (out / name).string() << '\n';
+  }
+  if (vm.count("no-plots")) return 0;
+  const std::filesystem::path exe_dir(boost::dll::program_location().parent_path().string());
+  const auto script = exe_dir.parent_path() / "share" / "glimpse" / "plot_report.py";
+  if (!std::filesystem::exists(script)) throw glimpse::Error(script.string(), "the plotting script is missing");
+  std::vector<std::string> command{"/usr/bin/python3", script.string(), "--out", out.string(), "--x", x_axis};
+  command.insert(command.end(), names.begin(), names.end());
+  if (run_program(command) != 0)
+    throw glimpse::Error("glimpse report",
+                         "drawing the figures failed (needs python3-matplotlib and python3-h5py: "
+                         "./tools/install-deps.sh installs them); the tables are written");
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -424,6 +520,7 @@ int main(int argc, char** argv) {
     if (command == "plugins") return command_plugins(args);
     if (command == "describe") return command_describe(args);
     if (command == "summary") return command_summary(args);
+    if (command == "report") return command_report(args);
     if (command == "merge") return command_merge(args);
     if (command == "status") return command_status(args);
     if (command == "datasets") return command_datasets(args);

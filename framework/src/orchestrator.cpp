@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <mutex>
 #include <numeric>
 #include <thread>
@@ -17,6 +18,7 @@
 #include "glimpse/error.hpp"
 #include "glimpse/interfaces.hpp"
 #include "glimpse/random.hpp"
+#include "summary.hpp"
 #include "trace_store.hpp"
 
 namespace glimpse {
@@ -83,38 +85,79 @@ void append_results(RunRecord& record, MetricResults&& out, const NameOf& name_o
     record.matrices.push_back({name_of(matrix.suffix), matrix.rows, matrix.cols, std::move(matrix.values)});
 }
 
+// The sweep's progress on standard error: runs done of total, rounds per second, ETA and, on the dataset of
+// the latest finished run (runs go dataset by dataset), each learner's best mean selection metric so far over
+// its grid points' finished runs. Refreshed in place on a terminal; a
+// plain line every 30 seconds otherwise (logs of batch jobs).
 class Progress {
  public:
-  Progress(bool enabled, std::int64_t total) : enabled_(enabled && ::isatty(STDERR_FILENO)), total_(total) {
+  Progress(bool enabled, std::int64_t total, SelectionRule selection)
+      : enabled_(enabled), terminal_(::isatty(STDERR_FILENO) != 0), total_(total), selection_(std::move(selection)) {
     if (enabled_) thread_ = std::jthread([this](std::stop_token stop) { loop(stop); });
   }
   ~Progress() {
     if (enabled_) {
       thread_.request_stop();
       thread_.join();
-      std::fprintf(stderr, "\r\033[K");
+      if (terminal_) std::fprintf(stderr, "\r\033[K");
     }
   }
   std::atomic<std::int64_t> runs_done{0};
   std::atomic<std::int64_t> rounds_done{0};
 
+  // A finished run's final scalars, for the best-so-far.
+  void record(const RunRecord& run) {
+    if (!enabled_) return;
+    for (const auto& [name, value] : run.scalars)
+      if (name == selection_.metric && std::isfinite(value)) {
+        std::lock_guard lock(mutex_);
+        latest_dataset_ = run.dataset;
+        auto& point = points_[run.dataset][run.label][run.params_json + run.query_rule + run.query_rule_params];
+        point.first += value;
+        ++point.second;
+      }
+  }
+
  private:
+  std::string best_so_far() {
+    std::lock_guard lock(mutex_);
+    std::string text;
+    for (const auto& [label, points] : points_[latest_dataset_]) {
+      double best = selection_.maximize ? -HUGE_VAL : HUGE_VAL;
+      for (const auto& [point, sum_count] : points) {
+        const double mean = sum_count.first / static_cast<double>(sum_count.second);
+        best = selection_.maximize ? std::max(best, mean) : std::min(best, mean);
+      }
+      text += " " + label + " " + format_metric(selection_.metric, best, false);
+    }
+    return text.empty() ? text : " | " + latest_dataset_ + " best " + selection_.metric + ":" + text;
+  }
   void loop(const std::stop_token& stop) {
     const auto start = Clock::now();
+    auto last_line = start;
     while (!stop.stop_requested()) {
       std::this_thread::sleep_for(std::chrono::milliseconds(250));
-      const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+      const auto now = Clock::now();
+      if (!terminal_ && now - last_line < std::chrono::seconds(30)) continue;
+      last_line = now;
+      const double elapsed = std::chrono::duration<double>(now - start).count();
       const auto done = runs_done.load();
       const double rate = static_cast<double>(rounds_done.load()) / std::max(elapsed, 1e-9);
       const double eta = done > 0 ? elapsed * static_cast<double>(total_ - done) / static_cast<double>(done) : 0.0;
-      std::fprintf(stderr, "\r\033[Kruns %lld/%lld | %.3g rounds/s | ETA %s", static_cast<long long>(done),
-                   static_cast<long long>(total_), rate,
-                   done > 0 ? (std::to_string(static_cast<long long>(eta)) + "s").c_str() : "?");
+      std::fprintf(stderr, "%sruns %lld/%lld | %.3g rounds/s | ETA %s%s%s", terminal_ ? "\r\033[K" : "",
+                   static_cast<long long>(done), static_cast<long long>(total_), rate,
+                   done > 0 ? (std::to_string(static_cast<long long>(eta)) + "s").c_str() : "?", best_so_far().c_str(),
+                   terminal_ ? "" : "\n");
       std::fflush(stderr);
     }
   }
-  bool enabled_;
+  bool enabled_, terminal_;
   std::int64_t total_;
+  SelectionRule selection_;
+  std::mutex mutex_;
+  std::string latest_dataset_;
+  // dataset -> label -> grid point -> (sum, count) of the selection metric
+  std::map<std::string, std::map<std::string, std::map<std::string, std::pair<double, std::int64_t>>>> points_;
   std::jthread thread_;
 };
 
@@ -513,7 +556,7 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
     dispatcher->begin(std::move(order), interrupted);
   }
   if (helper) store.emplace(result.output, protocol, TraceStore::Helper{});
-  Progress progress(options.progress && !helper, result.total_runs);
+  Progress progress(options.progress && !helper, result.total_runs, protocol.selection);
   progress.runs_done = result.already_complete;
   // The next run this process executes, or null when none is left.
   std::atomic<std::size_t> next_pending{0};
@@ -656,6 +699,7 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
       return false;
     }
     store->write(record);
+    progress.record(record);
     return true;
   };
 

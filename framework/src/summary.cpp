@@ -109,34 +109,18 @@ std::vector<Group> group_by_grid_point(const std::vector<RunSummary>& runs) {
 }
 }  // namespace
 
-std::vector<SummaryRow> summarize(const std::vector<RunSummary>& runs, const std::string& selection_metric,
-                                  bool maximize, bool every_grid_point, bool per_seed) {
-  const std::vector<Group> groups = group_by_grid_point(runs);
-  const auto metric = [](const RunSummary& run, const std::string& name) {
-    for (const auto& [n, v] : run.metrics)
-      if (n == name) return v;
-    return std::numeric_limits<double>::quiet_NaN();
-  };
-  // Mean and sample standard deviation over the runs of one grid point, for every metric.
-  const auto row_for = [&](const Group& g, const std::string& params, const std::vector<const RunSummary*>& members) {
-    SummaryRow row{g.dataset, g.learner, params, static_cast<std::int64_t>(members.size()), {}, {}, {}};
-    for (const auto& [name, value] : members.front()->metrics) {
-      double sum = 0.0;
-      for (const auto* run : members) sum += metric(*run, name);
-      const double n = static_cast<double>(members.size());
-      const double mean = sum / n;
-      double squares = 0.0;
-      for (const auto* run : members) squares += (metric(*run, name) - mean) * (metric(*run, name) - mean);
-      row.metric_names.push_back(name);
-      row.means.push_back(mean);
-      row.stds.push_back(members.size() > 1 ? std::sqrt(squares / (n - 1)) : 0.0);
-    }
-    return row;
-  };
-  std::vector<SummaryRow> rows;
-  for (const auto& g : groups) {
+double final_metric(const RunSummary& run, const std::string& name) {
+  for (const auto& [n, v] : run.metrics)
+    if (n == name) return v;
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+std::vector<SelectedRuns> select_runs(const std::vector<RunSummary>& runs, const std::string& selection_metric,
+                                      bool maximize, bool every_grid_point, bool per_seed) {
+  std::vector<SelectedRuns> selected;
+  for (const auto& g : group_by_grid_point(runs)) {
     if (every_grid_point) {
-      for (const auto& [params, members] : g.points) rows.push_back(row_for(g, params, members));
+      for (const auto& [params, members] : g.points) selected.push_back({g.dataset, g.learner, params, members});
       continue;
     }
     if (per_seed) {
@@ -148,11 +132,11 @@ std::vector<SummaryRow> summarize(const std::vector<RunSummary>& runs, const std
         for (const auto* run : members) {
           const auto same_seed =
               std::find_if(chosen.begin(), chosen.end(), [&](const RunSummary* c) { return c->seed == run->seed; });
-          const double value = metric(*run, selection_metric);
+          const double value = final_metric(*run, selection_metric);
           if (same_seed == chosen.end()) {
             chosen.push_back(run);
           } else if (!std::isnan(value)) {
-            const double incumbent = metric(**same_seed, selection_metric);
+            const double incumbent = final_metric(**same_seed, selection_metric);
             if (std::isnan(incumbent) || (maximize ? value > incumbent : value < incumbent)) *same_seed = run;
           }
         }
@@ -166,7 +150,7 @@ std::vector<SummaryRow> summarize(const std::vector<RunSummary>& runs, const std
       const std::string params = counts.size() == 1 ? most->first
                                                     : "per seed; most often (" + std::to_string(most->second) + "/" +
                                                           std::to_string(chosen.size()) + "): " + most->first;
-      rows.push_back(row_for(g, params, chosen));
+      selected.push_back({g.dataset, g.learner, params, std::move(chosen)});
       continue;
     }
     const std::vector<const RunSummary*>* best = nullptr;
@@ -174,7 +158,7 @@ std::vector<SummaryRow> summarize(const std::vector<RunSummary>& runs, const std
     double best_value = 0.0;
     for (const auto& [params, members] : g.points) {
       double sum = 0.0;
-      for (const auto* run : members) sum += metric(*run, selection_metric);
+      for (const auto* run : members) sum += final_metric(*run, selection_metric);
       const double mean = sum / static_cast<double>(members.size());
       if (std::isnan(mean)) continue;
       if (!best || (maximize ? mean > best_value : mean < best_value)) {
@@ -187,7 +171,31 @@ std::vector<SummaryRow> summarize(const std::vector<RunSummary>& runs, const std
       best = &g.points.front().second;
       best_params = &g.points.front().first;
     }
-    rows.push_back(row_for(g, *best_params, *best));
+    selected.push_back({g.dataset, g.learner, *best_params, *best});
+  }
+  return selected;
+}
+
+std::vector<SummaryRow> summarize(const std::vector<RunSummary>& runs, const std::string& selection_metric,
+                                  bool maximize, bool every_grid_point, bool per_seed) {
+  std::vector<SummaryRow> rows;
+  for (const auto& chosen : select_runs(runs, selection_metric, maximize, every_grid_point, per_seed)) {
+    // Mean and sample standard deviation over the chosen runs, for every metric.
+    const auto& members = chosen.runs;
+    SummaryRow row{
+        chosen.dataset, chosen.learner, chosen.params, static_cast<std::int64_t>(members.size()), {}, {}, {}};
+    for (const auto& [name, value] : members.front()->metrics) {
+      double sum = 0.0;
+      for (const auto* run : members) sum += final_metric(*run, name);
+      const double n = static_cast<double>(members.size());
+      const double mean = sum / n;
+      double squares = 0.0;
+      for (const auto* run : members) squares += (final_metric(*run, name) - mean) * (final_metric(*run, name) - mean);
+      row.metric_names.push_back(name);
+      row.means.push_back(mean);
+      row.stds.push_back(members.size() > 1 ? std::sqrt(squares / (n - 1)) : 0.0);
+    }
+    rows.push_back(std::move(row));
   }
   return rows;
 }
@@ -253,13 +261,7 @@ namespace {
 // "75.4% (0.8)" for fractions (accuracies, rates: as the papers print them), else "398.4 (11.2)".
 std::string mean_std_text(const std::string& metric, double mean, double std) {
   if (std::isnan(mean)) return "-";  // the metric does not apply to these runs
-  char buffer[64];
-  const bool fraction = metric.find("accuracy") != std::string::npos || metric.find("rate") != std::string::npos;
-  if (fraction)
-    std::snprintf(buffer, sizeof buffer, "%.1f%% (%.1f)", 100 * mean, 100 * std);
-  else
-    std::snprintf(buffer, sizeof buffer, "%.4g (%.3g)", mean, std);
-  return buffer;
+  return format_metric(metric, mean, false) + " (" + format_metric(metric, std, true) + ")";
 }
 // Failed runs are left out of every mean; this lists them, with where and why they failed.
 void print_failed_runs(const std::vector<const RunSummary*>& failed, std::ostream& out) {
@@ -277,13 +279,28 @@ void add_unique(std::vector<T>& items, const T& item) {
 }
 }  // namespace
 
-void print_summary(const std::filesystem::path& path, std::ostream& out, SummaryView view,
-                   const std::string& table_metric) {
+std::string format_metric(const std::string& metric, double value, bool spread) {
+  char buffer[32];
+  const bool fraction = metric.find("accuracy") != std::string::npos || metric.find("rate") != std::string::npos;
+  if (fraction)
+    std::snprintf(buffer, sizeof buffer, spread ? "%.1f" : "%.1f%%", 100 * value);
+  else
+    std::snprintf(buffer, sizeof buffer, spread ? "%.3g" : "%.4g", value);
+  return buffer;
+}
+
+h5::Handle open_trace_file(const std::filesystem::path& path) {
   if (!std::filesystem::exists(path)) throw Error(path.string(), "no such file");
   if (!h5::is_hdf5(path)) throw Error(path.string(), "not an HDF5 file");
-  const h5::Handle file = h5::open_file(path, false);
+  h5::Handle file = h5::open_file(path, false);
   if (!h5::has_attribute(file, "schema_version"))
     throw Error(path.string(), "not a glimpse trace file (no schema_version)");
+  return file;
+}
+
+void print_summary(const std::filesystem::path& path, std::ostream& out, SummaryView view,
+                   const std::string& table_metric) {
+  const h5::Handle file = open_trace_file(path);
   const std::string selection = h5::read_string_attribute(file, "selection_metric");
   const bool maximize = h5::read_string_attribute(file, "selection_goal") == "max";
   const bool per_seed =

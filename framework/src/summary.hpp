@@ -42,10 +42,27 @@ struct SummaryRow {
   std::vector<std::string> metric_names;
   std::vector<double> means, stds;
 };
+// The runs behind one summary row: the chosen grid point's complete runs (per_seed: each seed's chosen run).
+struct SelectedRuns {
+  std::string dataset, learner, params;
+  std::vector<const RunSummary*> runs;  // into the vector given to select_runs
+};
+std::vector<SelectedRuns> select_runs(const std::vector<RunSummary>& runs, const std::string& selection_metric,
+                                      bool maximize, bool every_grid_point = false, bool per_seed = false);
+// A run's final value of a metric; NaN when the run has none.
+double final_metric(const RunSummary& run, const std::string& name);
+
 // With every_grid_point, one row per (dataset, learner, grid point) instead of the chosen one. With per_seed,
 // each seed's best run instead of the grid point of best mean (params then names the point chosen most often).
 std::vector<SummaryRow> summarize(const std::vector<RunSummary>& runs, const std::string& selection_metric,
                                   bool maximize, bool every_grid_point = false, bool per_seed = false);
+
+// A metric's value as reports show it: percentages for accuracies and rates ("82.5%", spread "1.3"), else 4
+// significant digits (spread: 3).
+std::string format_metric(const std::string& metric, double value, bool spread);
+
+// Opens a trace file for reading; Error naming the file when it is missing, not HDF5 or not a glimpse trace.
+h5::Handle open_trace_file(const std::filesystem::path& path);
 
 enum class SummaryView {
   rows,              // one row per (dataset, learner) at the chosen grid point, every metric

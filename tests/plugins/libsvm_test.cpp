@@ -45,6 +45,9 @@ TEST_F(Libsvm, FixedClassCountUsesLabelsAsTheyAre) {
 
 TEST_F(Libsvm, MalformedLinesAreRefusedWithFileAndLine) {
   EXPECT_EQ(refusal("1 1:1\nabc 1:1\n"), file() + ":2: expected a numeric label, got 'abc'");
+  // Found by fuzzing: "+-2.80" passed the label check and then crashed the class mapping (std::stod threw).
+  EXPECT_EQ(refusal("+-2.80 5:-0.21\n2 1:1\n"), file() + ":1: expected a numeric label, got '+-2.80'");
+  EXPECT_EQ(refusal("1 1:+-1\n"), file() + ":1: expected a number after '1:', got '+-1'");
   EXPECT_EQ(refusal("1 1:1 2\n"), file() + ":1: expected 'index:value', got '2'");
   EXPECT_EQ(refusal("1 0:1\n"), file() + ":1: expected a feature index >= 1, got '0'");
   EXPECT_EQ(refusal("1 3:1 2:1\n"), file() + ":1: feature indices must increase, got 2 after 3");

@@ -39,7 +39,10 @@ inline std::string read_whole_file(const std::filesystem::path& file) {
 
 // The whole text must be a number ("+1", "-2.5e3", "nan", "inf" included).
 inline bool parse_number(std::string_view text, double& out) {
-  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  if (!text.empty() && text.front() == '+') {
+    text.remove_prefix(1);
+    if (!text.empty() && text.front() == '-') return false;  // "+-2" (found by fuzzing)
+  }
   if (text.empty()) return false;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), out);
   return error == std::errc() && end == text.data() + text.size();
@@ -109,20 +112,21 @@ inline Classes assign_classes(const RawLabels& raw, std::int64_t num_classes, co
     for (std::int64_t k = 1; k <= num_classes; ++k) result.names.push_back(std::to_string(k));
     return result;
   }
+  // Numeric labels are ordered by value, with the text read exactly as the check read it (std::stod would
+  // differ: it throws on what parse_number refuses or underflows).
+  std::vector<double> numbers(raw.texts.size());
   bool numeric = true;
-  for (const auto& t : raw.texts) {
-    double v = 0;
-    numeric = numeric && parse_number(t, v) && std::isfinite(v);
-  }
+  for (std::size_t i = 0; numeric && i < raw.texts.size(); ++i)
+    numeric = parse_number(raw.texts[i], numbers[i]) && std::isfinite(numbers[i]);
   if (numeric) {
     std::map<double, std::int32_t> classes;
-    for (const auto& t : raw.texts) classes.emplace(std::stod(t), 0);
+    for (const double v : numbers) classes.emplace(v, 0);
     std::int32_t k = 0;
     for (auto& [value, index] : classes) {
       index = k++;
       result.names.push_back(format_number(value));
     }
-    for (std::size_t i = 0; i < raw.texts.size(); ++i) result.labels[i] = classes[std::stod(raw.texts[i])];
+    for (std::size_t i = 0; i < raw.texts.size(); ++i) result.labels[i] = classes[numbers[i]];
   } else {
     std::map<std::string, std::int32_t> classes;
     for (const auto& t : raw.texts) classes.emplace(t, 0);
