@@ -47,6 +47,8 @@ TEST_F(Arff, ErrorsNameTheFileAndLine) {
                                                ":7: attribute 'size cm': missing value ('?'; the source's "
                                                "non_finite parameter can read it as 0)");
   EXPECT_EQ(refusal(header + "1,red,?\n"), file() + ":7: the class is missing ('?')");
+  // Found by fuzzing: a huge sparse index was cast to an integer before its range was checked (UBSan).
+  EXPECT_EQ(refusal(header + "{5e44 1.5, 2 a}\n"), file() + ":7: attribute index 5e44 outside 0..2");
   EXPECT_EQ(refusal("@relation r\n@attribute s string\n"),
             file() +
                 ":2: attribute 's': expected numeric, real, integer or {values}, got 'string' (string and date "

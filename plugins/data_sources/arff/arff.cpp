@@ -164,6 +164,9 @@ class ArffSource final : public glimpse::DataSource {
           double index = 0;
           if (!readers::parse_number(index_text, index) || index < 0 || index != std::floor(index))
             throw Error(where(), "expected 'index value' pairs in a sparse row, got index '" + index_text + "'");
+          if (index >= static_cast<double>(attributes.size()))  // before the cast (found by fuzzing: 5e44)
+            throw Error(where(), "attribute index " + index_text + " outside 0.." +
+                                     std::to_string(attributes.size() - 1));
           set(static_cast<std::size_t>(index), token(line, p, ",}"));
           if (p < line.size() && line[p] == ',') ++p;
         }
