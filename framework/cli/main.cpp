@@ -99,6 +99,9 @@ int command_run(const std::vector<std::string>& args) {
       "I/N: run only shard I (0-based) of N, into runs/NAME.shard-I-of-N.h5 unless --output; every process "
       "derives the same split from the protocol; combine the files with 'glimpse merge'")(
       "fail-fast", "stop the sweep at the first failed run (default: record it as failed and go on)")(
+      "profile",
+      "after the sweep, print per dataset and learner where the round loop's time went (data access, learner "
+      "predict/learn, query rule, oracle, metrics, per-round trace, held-out tests) and its rounds/s")(
       "mpi",
       "share the sweep among the ranks of 'mpirun -n P glimpse run ... --mpi': rank 0 hands out runs as ranks "
       "ask and writes the one output (which must be on a file system all ranks see); each rank uses --threads");
@@ -124,6 +127,7 @@ int command_run(const std::vector<std::string>& args) {
   if (vm.count("stop-after")) sweep.stop_after = vm["stop-after"].as<long long>();
   if (vm.count("shard")) sweep.shard = glimpse::parse_shard(vm["shard"].as<std::string>(), "--shard");
   sweep.fail_fast = vm.count("fail-fast") > 0;
+  sweep.profile = vm.count("profile") > 0;
   sweep.log = &std::cerr;
   std::optional<glimpse::MpiDispatcher> mpi;
   if (vm.count("mpi")) {
@@ -140,6 +144,13 @@ int command_run(const std::vector<std::string>& args) {
   if (!vm.count("quiet")) {
     glimpse::print_summary(result.output, std::cout);
     std::cout << '\n';
+  }
+  if (sweep.profile) {
+    if (result.profiles.empty())
+      std::cout << "--profile: no online run was done this time (batch runs and runs already in the file are not "
+                   "profiled)\n\n";
+    else
+      glimpse::print_profile(result.profiles, std::cout), std::cout << '\n';
   }
   const double rate = result.seconds > 0 ? static_cast<double>(result.rounds) / result.seconds : 0.0;
   std::fprintf(stderr, "%s: %lld of %lld runs complete (%lld this time, %.3g rounds/s overall, %.2f s)\n",

@@ -80,7 +80,8 @@ class HostProblem final : public BatchProblem {
       : in_(in), labelled_(std::move(labelled)), labels_(std::move(labels)), on_iteration_(std::move(on_iteration)) {}
 
   ProblemShape shape() const override {
-    return {static_cast<std::int64_t>(in_.split->train.size()), in_.data->dim(), in_.data->num_classes()};
+    return {static_cast<std::int64_t>(in_.split->train.size()), in_.data->dim(), in_.data->num_classes(),
+            !in_.data->is_dense()};
   }
   Instance point(std::int64_t i) const override { return in_.data->row(in_.split->train[static_cast<std::size_t>(i)]); }
   std::span<const std::int64_t> labelled() const override { return labelled_; }
@@ -179,7 +180,8 @@ bool run_batch(const BatchRunInputs& in, RunRecord& record) {
   }
 
   const auto learner = in.make_learner();
-  const ProblemShape shape{static_cast<std::int64_t>(split.train.size()), in.data->dim(), in.data->num_classes()};
+  const ProblemShape shape{static_cast<std::int64_t>(split.train.size()), in.data->dim(), in.data->num_classes(),
+                           !in.data->is_dense()};
   for (auto* metric : in.metrics) metric->reset(shape, 0);
   NamedCurve objective{"objective", {}, {}};
   Prediction pred;

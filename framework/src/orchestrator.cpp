@@ -2,6 +2,7 @@
 #include "orchestrator.hpp"
 
 #include <tbb/parallel_for.h>
+#include <sys/resource.h>
 #include <tbb/task_arena.h>
 #include <unistd.h>
 
@@ -174,13 +175,26 @@ void evaluate_held_out(const Dataset& data, std::span<const std::int64_t> rows, 
   for (auto* metric : metrics) metric->test_done(round);
 }
 
+namespace {
+// The process's peak resident set so far, in MB (Linux reports ru_maxrss in KiB).
+double peak_rss_mb() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+}  // namespace
+
 RunFailure::RunFailure(std::int64_t failed_round, const std::string& what)
     : Error(failed_round > 0 ? "round " + std::to_string(failed_round) : std::string("before the first round"), what),
       round(failed_round) {}
 
-bool run_rounds(const RoundLoopInputs& in, RunRecord& record) {
+namespace {
+// The round loop; with Profiled, every phase's time is charged to in.profile (a separate instantiation, so
+// unprofiled runs pay nothing for it).
+template <bool Profiled>
+bool run_rounds_loop(const RoundLoopInputs& in, RunRecord& record) {
   const Dataset& data = *in.data;
-  const ProblemShape shape{data.size(), data.dim(), data.num_classes()};
+  const ProblemShape shape = data.shape();
   const std::int64_t n = data.size();
   const std::int64_t total_rounds = n * in.passes;
   in.learner->reset(shape, in.learner_seed);
@@ -199,6 +213,12 @@ bool run_rounds(const RoundLoopInputs& in, RunRecord& record) {
   prediction.scores.assign(static_cast<std::size_t>(shape.K), 0.0);
   std::vector<std::int64_t> order(static_cast<std::size_t>(n));
   const bool has_probabilities = !data.class_probabilities.empty();
+  RoundProfile unused;
+  PhaseClock clock(Profiled ? *in.profile : unused);
+  const auto lap = [&](RoundProfile::Phase phase) {
+    if constexpr (Profiled) clock.lap(phase);
+  };
+  const auto loop_start = std::chrono::steady_clock::now();
 
   std::int64_t t = 0;
   std::int64_t reported_rounds = 0;
@@ -206,6 +226,7 @@ bool run_rounds(const RoundLoopInputs& in, RunRecord& record) {
     for (std::int64_t pass = 0; pass < in.passes; ++pass) {
       fill_stream_order(order, in.order_key, pass, in.order, data.labels(), shape.K);
       for (std::size_t position = 0; position < order.size(); ++position) {
+        lap(RoundProfile::data);  // charges the bookkeeping between rounds to data access
         const std::int64_t row = order[position];
         ++t;
         const Instance x = data.row(row);
@@ -214,6 +235,7 @@ bool run_rounds(const RoundLoopInputs& in, RunRecord& record) {
         if (has_probabilities)
           truth.class_probabilities = {data.class_probabilities.data() + row * shape.K,
                                        static_cast<std::size_t>(shape.K)};
+        lap(RoundProfile::data);
 
         in.learner->predict(x, prediction);
         if (prediction.predicted < 0 || prediction.predicted >= shape.K || prediction.proposed < 0 ||
@@ -223,21 +245,26 @@ bool run_rounds(const RoundLoopInputs& in, RunRecord& record) {
           if (!std::isfinite(prediction.scores[k]))
             throw RunFailure(t, "the learner's score for class " + std::to_string(k + 1) + " is " +
                                     std::to_string(prediction.scores[k]) + " (did its weights diverge?)");
+        lap(RoundProfile::predict);
         bool queried = true;
         if (in.query_rule) {
           Rng query_rng(derive_key(in.query_key, static_cast<std::uint64_t>(t)));
           const bool rule_queries = in.query_rule->decide(x, prediction, t, query_rng);
           queried = in.learner->wants_label(rule_queries) || rule_queries;
+          lap(RoundProfile::query);
         }
         Feedback feedback = NoFeedback{};
         if (queried) {
           Rng oracle_rng(derive_key(in.oracle_key, static_cast<std::uint64_t>(t)));
           feedback = in.oracle->respond(x, truth, prediction, oracle_rng);
         }
+        lap(RoundProfile::oracle);
         in.learner->learn(x, prediction, feedback);
+        lap(RoundProfile::learn);
 
         const RoundRecord round{t, &truth, &prediction, &feedback, queried};
         for (auto* metric : in.metrics) metric->observe(round);
+        lap(RoundProfile::metrics);
         if (in.trace_rounds) {
           const auto i = static_cast<std::size_t>(t - 1);
           record.y[i] = truth.label + 1;
@@ -246,9 +273,12 @@ bool run_rounds(const RoundLoopInputs& in, RunRecord& record) {
           record.proposed[i] = prediction.proposed + 1;
           record.correct[i] = prediction.proposed == truth.label;
           record.queried[i] = queried;
+          lap(RoundProfile::trace);
         }
-        if (in.test && ((in.test_every > 0 && t % in.test_every == 0) || t == total_rounds))
+        if (in.test && ((in.test_every > 0 && t % in.test_every == 0) || t == total_rounds)) {
           evaluate_held_out(*in.test, {}, *in.learner, in.metrics, prediction, t);
+          lap(RoundProfile::test);
+        }
         if ((t & 4095) == 0) {
           if (in.rounds_done) *in.rounds_done += t - reported_rounds;
           reported_rounds = t;
@@ -261,9 +291,18 @@ bool run_rounds(const RoundLoopInputs& in, RunRecord& record) {
   } catch (const std::exception& e) {
     throw RunFailure(t, e.what());
   }
+  if constexpr (Profiled) {
+    in.profile->rounds += t;
+    in.profile->seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - loop_start).count();
+  }
   if (in.rounds_done) *in.rounds_done += t - reported_rounds;
   record.rounds = t;
   return true;
+}
+}  // namespace
+
+bool run_rounds(const RoundLoopInputs& in, RunRecord& record) {
+  return in.profile ? run_rounds_loop<true>(in, record) : run_rounds_loop<false>(in, record);
 }
 
 fs::path default_output(const Protocol& protocol) {
@@ -400,7 +439,7 @@ PreparedDataset prepare_one(const DatasetUse& use, StreamOrder order, const std:
         throw Error(use.where + " (source '" + use.source.name() + "')", e.what());
       }
     }
-    const ProblemShape raw_shape{data.size(), data.dim(), data.num_classes()};
+    const ProblemShape raw_shape = data.shape();
     std::vector<std::unique_ptr<Transform>> transforms;
     for (const auto& transform : use.transforms)
       transforms.push_back(create_as<Transform>(transform, transform.resolve(0, &raw_shape)));
@@ -448,7 +487,7 @@ SweepPlan plan_sweep(const Protocol& protocol) {
     // The shape after every transform; a per-seed copy made for it is kept for its runs.
     plan.first_seed = data.materialize(protocol.seeds.front());
     const Dataset& first = *plan.first_seed;
-    plan.shape = {first.size(), first.dim(), first.num_classes()};
+    plan.shape = first.shape();
     if (data.test) {
       plan.first_seed_test = data.test->materialize(protocol.seeds.front());
       const Dataset& test = *plan.first_seed_test;
@@ -571,6 +610,7 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
 
   std::exception_ptr failure;  // what stops the sweep (with --fail-fast, the first failed run)
   std::mutex failure_mutex;    // guards `failure` and result.failures
+  std::mutex profile_mutex;    // guards result.profiles
   const auto execute = [&](const RunSpec& run) -> bool {
     const DatasetPlan& plan = plans[static_cast<std::size_t>(run.dataset)];
     const std::shared_ptr<const Dataset> data_copy = copies.acquire(plan.data, run.seed);
@@ -594,6 +634,7 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
     identity.seed = run.seed;
     identity.grid_point = run.grid_point;
     RunRecord record = identity;
+    RoundProfile profile;
     const auto run_start = Clock::now();
     store->begin(run.id);
     // Everything the run's plugins do; a throw from any of them fails this run only.
@@ -659,6 +700,7 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
         inputs.trace_rounds = protocol.trace_rounds;
         inputs.rounds_done = &progress.rounds_done;
         inputs.interrupted = &interrupted;
+        if (options.profile) inputs.profile = &profile;
         if (!run_rounds(inputs, record)) return false;
         record.oracle = oracle_use.name();
         record.oracle_params = oracle_params.to_json();
@@ -666,6 +708,7 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
         record.query_rule_params = rule_use ? run.query_rule_params.to_json() : "";
       }
       record.seconds = std::chrono::duration<double>(Clock::now() - run_start).count();
+      record.peak_rss_mb = peak_rss_mb();
       for (std::size_t m = 0; m < metrics.size(); ++m) {
         MetricResults out;
         metrics[m]->report(out);
@@ -690,6 +733,7 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
       failed.error = e.what();
       failed.failed_round = in_round ? in_round->round : 0;
       failed.seconds = std::chrono::duration<double>(Clock::now() - run_start).count();
+      failed.peak_rss_mb = peak_rss_mb();
       store->write(failed);
       const std::string message = describe_run(protocol, run) + " failed: " + failed.error;
       if (options.fail_fast) throw Error(message + " (--fail-fast: stopping the sweep)");
@@ -700,6 +744,15 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
     }
     store->write(record);
     progress.record(record);
+    if (options.profile && profile.rounds > 0) {
+      std::lock_guard lock(profile_mutex);
+      auto row = std::find_if(result.profiles.begin(), result.profiles.end(), [&](const ProfileRow& r) {
+        return r.dataset == record.dataset && r.learner == record.label;
+      });
+      if (row == result.profiles.end()) row = result.profiles.insert(row, {record.dataset, record.label, 0, {}});
+      ++row->runs;
+      row->profile.add(profile);
+    }
     return true;
   };
 

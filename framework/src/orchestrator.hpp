@@ -18,6 +18,7 @@
 #include "glimpse/error.hpp"
 #include "glimpse/interfaces.hpp"
 #include "protocol.hpp"
+#include "round_profile.hpp"
 #include "shard.hpp"
 #include "trace_store.hpp"
 
@@ -36,6 +37,7 @@ struct SweepOptions {
   const std::atomic<bool>* interrupt = nullptr;  // set by a signal handler: finish in-flight runs and stop
   std::ostream* log = nullptr;                   // where failed runs and runs left in flight are reported
   RunDispatcher* dispatcher = nullptr;           // several processes share this sweep (MPI); null: this one alone
+  bool profile = false;                          // time each phase of the round loop (SweepResult::profiles)
 };
 
 struct SweepResult {
@@ -48,6 +50,7 @@ struct SweepResult {
   std::int64_t rounds = 0;
   double seconds = 0.0;
   bool interrupted = false;
+  std::vector<ProfileRow> profiles;  // with SweepOptions::profile: per (dataset, learner label), runs done now
 };
 
 // One run's plugin objects, already reset-free (run_rounds resets them), and how to stream the data.
@@ -68,6 +71,7 @@ struct RoundLoopInputs {
   std::int64_t test_every = 0;
   std::atomic<std::int64_t>* rounds_done = nullptr;  // progress counter, updated every 4096 rounds
   const std::function<bool()>* interrupted = nullptr;
+  RoundProfile* profile = nullptr;  // non-null: time every phase of every round into it (glimpse run --profile)
 };
 
 // Held-out evaluation: the learner predicts rows `rows` of `data` (every row when `rows` is empty) without

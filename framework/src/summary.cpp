@@ -40,6 +40,7 @@ std::vector<RunSummary> read_run_summaries(const h5::Handle& file) {
     s.grid_point = h5::read_int_attribute(run, "grid_point");
     s.rounds = h5::read_int_attribute(run, "rounds");
     s.seconds = h5::read_double_attribute(run, "seconds");
+    if (h5::has_attribute(run, "peak_rss_mb")) s.peak_rss_mb = h5::read_double_attribute(run, "peak_rss_mb");
     if (h5::has_attribute(run, "error")) {
       s.error = h5::read_string_attribute(run, "error");
       s.failed_round = h5::read_int_attribute(run, "failed_round");
@@ -60,7 +61,9 @@ void write_summary_table(const h5::Handle& file, const std::vector<RunSummary>& 
                                        {Type::text, "learner", {}, {}, {}},       {Type::text, "label", {}, {}, {}},
                                        {Type::text, "params", {}, {}, {}},        {Type::integer, "seed", {}, {}, {}},
                                        {Type::integer, "grid_point", {}, {}, {}}, {Type::text, "status", {}, {}, {}},
-                                       {Type::integer, "rounds", {}, {}, {}},     {Type::real, "seconds", {}, {}, {}}};
+                                       {Type::integer, "rounds", {}, {}, {}},     {Type::real, "seconds", {}, {}, {}},
+                                       {Type::real, "rounds_per_second", {}, {}, {}},
+                                       {Type::real, "peak_rss_mb", {}, {}, {}}};
   std::vector<std::string> metric_names;
   for (const auto& run : runs)
     for (const auto& [name, value] : run.metrics)
@@ -77,11 +80,13 @@ void write_summary_table(const h5::Handle& file, const std::vector<RunSummary>& 
     columns[7].texts.push_back(run.status);
     columns[8].integers.push_back(run.rounds);
     columns[9].reals.push_back(run.seconds);
+    columns[10].reals.push_back(run.rounds_per_second());
+    columns[11].reals.push_back(run.peak_rss_mb);
     for (std::size_t m = 0; m < metric_names.size(); ++m) {
       double value = std::numeric_limits<double>::quiet_NaN();
       for (const auto& [name, v] : run.metrics)
         if (name == metric_names[m]) value = v;
-      columns[10 + m].reals.push_back(value);
+      columns[12 + m].reals.push_back(value);
     }
   }
   h5::write_table(file, "summary", columns, runs.size());
@@ -184,6 +189,10 @@ std::vector<SummaryRow> summarize(const std::vector<RunSummary>& runs, const std
     const auto& members = chosen.runs;
     SummaryRow row{
         chosen.dataset, chosen.learner, chosen.params, static_cast<std::int64_t>(members.size()), {}, {}, {}};
+    for (const auto* run : members) {
+      row.rounds_per_second += run->rounds_per_second() / static_cast<double>(members.size());
+      if (std::isnan(row.peak_rss_mb) || run->peak_rss_mb > row.peak_rss_mb) row.peak_rss_mb = run->peak_rss_mb;
+    }
     for (const auto& [name, value] : members.front()->metrics) {
       double sum = 0.0;
       for (const auto* run : members) sum += final_metric(*run, name);
@@ -279,6 +288,17 @@ void add_unique(std::vector<T>& items, const T& item) {
 }
 }  // namespace
 
+std::string throughput_text(double rounds_per_second) {
+  char buffer[32];
+  if (rounds_per_second >= 1e6)
+    std::snprintf(buffer, sizeof buffer, "%.2fM", rounds_per_second / 1e6);
+  else if (rounds_per_second >= 1e3)
+    std::snprintf(buffer, sizeof buffer, "%.0fk", rounds_per_second / 1e3);
+  else
+    std::snprintf(buffer, sizeof buffer, "%.0f", rounds_per_second);
+  return buffer;
+}
+
 std::string format_metric(const std::string& metric, double value, bool spread) {
   char buffer[32];
   const bool fraction = metric.find("accuracy") != std::string::npos || metric.find("rate") != std::string::npos;
@@ -360,6 +380,7 @@ void print_summary(const std::filesystem::path& path, std::ostream& out, Summary
   for (const auto& row : rows)
     for (const auto& n : row.metric_names) add_unique(names, n);
   header.insert(header.end(), names.begin(), names.end());
+  header.insert(header.end(), {"rounds/s", "peak MB"});
   TextTable table(header);
   for (const auto& row : rows) {
     std::vector<std::string> cells{row.dataset, row.learner, row.params, std::to_string(row.seeds)};
@@ -372,6 +393,8 @@ void print_summary(const std::filesystem::path& path, std::ostream& out, Summary
       const auto i = static_cast<std::size_t>(it - row.metric_names.begin());
       cells.push_back(mean_std_text(n, row.means[i], row.stds[i]));
     }
+    cells.push_back(throughput_text(row.rounds_per_second));
+    cells.push_back(std::isnan(row.peak_rss_mb) ? std::string("-") : std::to_string(std::llround(row.peak_rss_mb)));
     table.add_row(std::move(cells));
   }
   table.print(out);

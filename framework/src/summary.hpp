@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <ostream>
 #include <string>
 #include <utility>
@@ -16,6 +17,8 @@ struct RunSummary {
   std::string id, dataset, learner, label, params, status;
   std::int64_t seed = 0, grid_point = 0, rounds = 0;
   double seconds = 0.0;
+  double peak_rss_mb = std::numeric_limits<double>::quiet_NaN();  // NaN in files older than schema 1.4
+  double rounds_per_second() const noexcept { return seconds > 0 ? static_cast<double>(rounds) / seconds : 0.0; }
   std::string error;  // of a failed run, with the round it failed in
   std::int64_t failed_round = 0;
   std::vector<std::pair<std::string, double>> metrics;  // final scalars, in the run's order
@@ -23,7 +26,7 @@ struct RunSummary {
 
 std::vector<RunSummary> read_run_summaries(const h5::Handle& file);
 // Writes /summary: one row per run, columns run, dataset, learner, label, params, seed, grid_point, status,
-// rounds, seconds, then one float64 column per metric (NaN where a run lacks it).
+// rounds, seconds, rounds_per_second, peak_rss_mb, then one float64 column per metric (NaN where a run lacks it).
 void write_summary_table(const h5::Handle& file, const std::vector<RunSummary>& runs);
 
 struct SelectionRule;  // protocol.hpp
@@ -41,6 +44,8 @@ struct SummaryRow {
   std::int64_t seeds = 0;
   std::vector<std::string> metric_names;
   std::vector<double> means, stds;
+  double rounds_per_second = 0.0;  // mean over the runs
+  double peak_rss_mb = std::numeric_limits<double>::quiet_NaN();  // the largest of the runs' process peaks
 };
 // The runs behind one summary row: the chosen grid point's complete runs (per_seed: each seed's chosen run).
 struct SelectedRuns {
@@ -56,6 +61,9 @@ double final_metric(const RunSummary& run, const std::string& name);
 // each seed's best run instead of the grid point of best mean (params then names the point chosen most often).
 std::vector<SummaryRow> summarize(const std::vector<RunSummary>& runs, const std::string& selection_metric,
                                   bool maximize, bool every_grid_point = false, bool per_seed = false);
+
+// Rounds per second as tables show it: "850k", "1.23M".
+std::string throughput_text(double rounds_per_second);
 
 // A metric's value as reports show it: percentages for accuracies and rates ("82.5%", spread "1.3"), else 4
 // significant digits (spread: 3).

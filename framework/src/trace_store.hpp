@@ -20,7 +20,7 @@
 
 namespace glimpse {
 
-inline constexpr const char* trace_schema_version = "1.3.0";
+inline constexpr const char* trace_schema_version = "1.4.0";
 
 struct NamedCurve {
   std::string name;
@@ -44,6 +44,9 @@ struct RunRecord {
   std::int64_t grid_point = 0;
   std::int64_t rounds = 0;
   double seconds = 0.0;
+  // The process's peak resident memory when the run ended (a high-water mark shared by every run of the process,
+  // so in a multi-threaded sweep it bounds what this run needed rather than measuring it alone).
+  double peak_rss_mb = 0.0;
   // A failed run: what went wrong and in which round (0: before the first round or outside the round loop).
   // Such a run keeps only its identity and these; a rerun of the sweep retries it.
   std::string error;

@@ -46,7 +46,7 @@ void expect_allocation_free(const std::string& learner_name, std::map<std::strin
   std::vector<std::unique_ptr<QueryRule>> rules;
   for (const char* rule : {"always", "random", "bbq", "bbq_eps", "dgs"}) rules.push_back(make<QueryRule>(rule));
   const int rounds = 2000;
-  learner->reset({rounds, d, k}, 1);
+  learner->reset({rounds, d, k, sparse}, 1);  // sparse: feature-major weights
   oracle->reset({rounds, d, k});
   for (auto& m : metrics) m->reset({rounds, d, k}, rounds);
   for (auto& rule : rules) rule->reset({rounds, d, k});

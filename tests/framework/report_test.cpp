@@ -20,7 +20,7 @@ struct FakeRun {
 // A trace file with just what reports read: the selection rule and, per run, its identity and final metric.
 void write_trace(const std::filesystem::path& path, const std::vector<FakeRun>& runs) {
   const h5::Handle f = h5::create_file(path);
-  h5::write_attribute(f, "schema_version", std::string("1.3.0"));
+  h5::write_attribute(f, "schema_version", std::string("1.4.0"));
   h5::write_attribute(f, "selection_metric", std::string("online_accuracy"));
   h5::write_attribute(f, "selection_goal", std::string("max"));
   h5::write_attribute(f, "runs_total", static_cast<std::int64_t>(runs.size()));

@@ -265,7 +265,7 @@ TEST(Shards, ParsedFromIOverNWithClearErrors) {
 TEST_F(Sweep, SummaryTableAndSelection) {
   const auto result = run("s.h5", 2);
   const h5::Handle file = h5::open_file(result.output, false);
-  EXPECT_EQ(h5::read_string_attribute(file, "schema_version"), "1.3.0");
+  EXPECT_EQ(h5::read_string_attribute(file, "schema_version"), "1.4.0");
   EXPECT_EQ(h5::read_int_attribute(file, "runs_total"), 9);
   EXPECT_EQ(h5::read_text(file, "protocol"), protocol_text);
   const auto runs = read_run_summaries(file);
@@ -283,6 +283,57 @@ TEST_F(Sweep, SummaryTableAndSelection) {
   const int best = mean[1] > mean[0] ? 1 : 0;
   EXPECT_NEAR(rows[0].means[0], mean[best], 1e-12);
   EXPECT_NE(rows[0].params.find(best ? "\"eta\":1" : "\"eta\":0.5"), std::string::npos);
+
+  // Throughput in every run's record, in the /summary table and in the summary rows.
+  using Type = h5::TableColumn::Type;
+  const auto rates = h5::read_table_column(file, "summary", "rounds_per_second", Type::real).reals;
+  const auto peaks = h5::read_table_column(file, "summary", "peak_rss_mb", Type::real).reals;
+  ASSERT_EQ(rates.size(), runs.size());
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    ASSERT_GT(runs[i].seconds, 0.0);
+    EXPECT_DOUBLE_EQ(rates[i], static_cast<double>(runs[i].rounds) / runs[i].seconds);
+    EXPECT_GT(peaks[i], 1.0);      // a process holding a dataset and HDF5 uses more than 1 MB
+    EXPECT_LT(peaks[i], 1.0e5);    // and reports MB, not KiB or bytes
+    EXPECT_EQ(peaks[i], runs[i].peak_rss_mb);
+  }
+  double rate_sum = 0.0, peak_max = 0.0;
+  for (const auto& r : runs)
+    if (r.learner == "perceptron" && r.params == rows[0].params)
+      rate_sum += r.rounds_per_second(), peak_max = std::max(peak_max, r.peak_rss_mb);
+  EXPECT_NEAR(rows[0].rounds_per_second, rate_sum / 3, 1e-9 * rate_sum);
+  EXPECT_EQ(rows[0].peak_rss_mb, peak_max);
+}
+
+TEST_F(Sweep, ProfileChargesEveryRoundToItsPhasesAndChangesNoResult) {
+  SweepOptions options;
+  options.threads = 2;
+  options.progress = false;
+  options.output = dir.path() / "profiled.h5";
+  options.profile = true;
+  const auto profiled = run_sweep(protocol, options);
+  const auto plain = run("plain.h5", 2);
+  EXPECT_EQ(read_runs(profiled.output), read_runs(plain.output));
+  EXPECT_TRUE(plain.profiles.empty());
+  ASSERT_EQ(profiled.profiles.size(), 2u);  // (g, perceptron) and (g, spa), in protocol order
+  EXPECT_EQ(profiled.profiles[0].learner, "perceptron");
+  EXPECT_EQ(profiled.profiles[0].runs, 6);  // two grid points x three seeds
+  EXPECT_EQ(profiled.profiles[1].learner, "spa");
+  EXPECT_EQ(profiled.profiles[1].runs, 3);
+  for (const auto& row : profiled.profiles) {
+    SCOPED_TRACE(row.learner);
+    EXPECT_EQ(row.dataset, "g");
+    EXPECT_EQ(row.profile.rounds, row.runs * 600);  // 4 classes x 150 points, one pass
+    EXPECT_GT(row.profile.seconds, 0.0);
+    for (const auto phase : {RoundProfile::data, RoundProfile::predict, RoundProfile::oracle, RoundProfile::learn,
+                             RoundProfile::metrics, RoundProfile::trace})
+      EXPECT_GT(row.profile.ticks[phase], 0u) << RoundProfile::phase_names[phase];
+    // No query rule and no held-out set in this protocol: nothing is charged to them.
+    EXPECT_EQ(row.profile.ticks[RoundProfile::query], 0u);
+    EXPECT_EQ(row.profile.ticks[RoundProfile::test], 0u);
+  }
+  std::ostringstream table;
+  print_profile(profiled.profiles, table);
+  EXPECT_NE(table.str().find("perceptron  6"), std::string::npos) << table.str();
 }
 
 TEST_F(Sweep, CurveSummaryAveragesEachGridPointsCurvesOverSeeds) {

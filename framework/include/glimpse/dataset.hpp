@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "glimpse/instance.hpp"
+#include "glimpse/params.hpp"
 
 namespace glimpse {
 
@@ -26,6 +27,7 @@ class Dataset {
   std::int32_t dim() const noexcept { return dim_; }
   std::int32_t num_classes() const noexcept { return num_classes_; }
   bool is_dense() const noexcept { return row_offsets_.empty(); }
+  ProblemShape shape() const noexcept { return {size(), dim(), num_classes(), !is_dense()}; }
   std::int64_t stored_values() const noexcept { return static_cast<std::int64_t>(values_.size()); }
 
   Instance row(std::int64_t i) const noexcept {

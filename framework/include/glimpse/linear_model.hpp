@@ -45,39 +45,86 @@ PluginObject* make_with_precision(const ParamValues& params) {
   return new Learner<float>(params);
 }
 
+// Where a model keeps w_k[j]. Class-major (one contiguous row per class) makes a dense score one contiguous dot
+// product; feature-major (the K weights of feature j side by side) makes a sparse row touch nnz short runs of
+// memory instead of K x nnz scattered ones, which is what limits sparse rounds on large d.
+enum class WeightLayout { class_major, feature_major };
+
 template <class T>
 class LinearModel {
  public:
   using Matrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  using FeatureMajorMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor>;
   using Vector = Eigen::Matrix<T, Eigen::Dynamic, 1>;
 
-  void reset(std::int32_t num_classes, std::int32_t dim) {
-    weights_.setZero(num_classes, dim);
+  // Zero weights, feature-major when the problem's rows are sparse.
+  void reset(const ProblemShape& shape) {
+    reset(shape.K, shape.d, shape.sparse ? WeightLayout::feature_major : WeightLayout::class_major);
+  }
+  void reset(std::int32_t num_classes, std::int32_t dim, WeightLayout layout = WeightLayout::class_major) {
+    layout_ = layout;
+    if (layout == WeightLayout::class_major) {
+      weights_.setZero(num_classes, dim);
+      by_feature_.resize(0, 0);
+    } else {
+      by_feature_.setZero(num_classes, dim);
+      weights_.resize(0, 0);
+    }
+    num_classes_ = num_classes;
     scores_.setZero(num_classes);
+    step_.setZero(num_classes);
     if constexpr (!std::is_same_v<T, Feature>) converted_.setZero(dim);
   }
 
-  std::int32_t num_classes() const noexcept { return static_cast<std::int32_t>(weights_.rows()); }
+  std::int32_t num_classes() const noexcept { return num_classes_; }
+  WeightLayout layout() const noexcept { return layout_; }
+  // The K x d matrix of a class-major model (reset with WeightLayout::class_major), for row-wise algebra.
   Matrix& weights() noexcept { return weights_; }
   const Matrix& weights() const noexcept { return weights_; }
+  // Every weight as one flat vector, in either layout: for scaling, zeroing and norms.
+  Eigen::Map<Vector> all_weights() noexcept { return {storage(), static_cast<Eigen::Index>(num_classes_) * dim()}; }
+  Eigen::Map<const Vector> all_weights() const noexcept {
+    return {storage(), static_cast<Eigen::Index>(num_classes_) * dim()};
+  }
+  T weight(std::int32_t k, std::int32_t j) const noexcept {
+    return layout_ == WeightLayout::class_major ? weights_(k, j) : by_feature_(k, j);
+  }
 
   // s_i = w_i . x for every class; the result lives in the model until the next call.
   const Vector& compute_scores(const Instance& x) noexcept {
-    if (x.is_dense()) {
+    if (layout_ == WeightLayout::feature_major && x.sparse) {
+      scores_.setZero();
+      for (std::int32_t e = 0; e < x.nnz; ++e)
+        scores_.noalias() += static_cast<T>(x.values[e]) * by_feature_.col(x.indices[e]);
+    } else if (x.is_dense()) {
       if constexpr (std::is_same_v<T, Feature>) {
-        scores_.noalias() = weights_ * x.dense();
+        if (layout_ == WeightLayout::class_major)
+          scores_.noalias() = weights_ * x.dense();
+        else
+          scores_.noalias() = by_feature_ * x.dense();
       } else {
         converted_ = x.dense().template cast<T>();
-        scores_.noalias() = weights_ * converted_;
+        if (layout_ == WeightLayout::class_major)
+          scores_.noalias() = weights_ * converted_;
+        else
+          scores_.noalias() = by_feature_ * converted_;
       }
     } else {
-      for (Eigen::Index k = 0; k < weights_.rows(); ++k) scores_[k] = row_dot(static_cast<std::int32_t>(k), x);
+      for (std::int32_t k = 0; k < num_classes_; ++k) scores_[k] = row_dot(k, x);
     }
     return scores_;
   }
   const Vector& scores() const noexcept { return scores_; }
 
   T row_dot(std::int32_t k, const Instance& x) const noexcept {
+    if (layout_ == WeightLayout::feature_major) {
+      T sum = 0;
+      if (x.is_dense())
+        for (std::int32_t j = 0; j < x.dim; ++j) sum += by_feature_(k, j) * static_cast<T>(x.values[j]);
+      else
+        for (std::int32_t e = 0; e < x.nnz; ++e) sum += by_feature_(k, x.indices[e]) * static_cast<T>(x.values[e]);
+      return sum;
+    }
     const T* w = weights_.row(k).data();
     if (x.is_dense()) {
       if constexpr (std::is_same_v<T, Feature>) return weights_.row(k).dot(x.dense().transpose());
@@ -92,6 +139,13 @@ class LinearModel {
 
   // w_k += c * x
   void add_to_row(std::int32_t k, T c, const Instance& x) noexcept {
+    if (layout_ == WeightLayout::feature_major) {
+      if (x.is_dense())
+        for (std::int32_t j = 0; j < x.dim; ++j) by_feature_(k, j) += c * static_cast<T>(x.values[j]);
+      else
+        for (std::int32_t e = 0; e < x.nnz; ++e) by_feature_(k, x.indices[e]) += c * static_cast<T>(x.values[e]);
+      return;
+    }
     if (x.is_dense()) {
       if constexpr (std::is_same_v<T, Feature>) {
         weights_.row(k) += c * x.dense().transpose();
@@ -105,6 +159,27 @@ class LinearModel {
     for (std::int32_t j = 0; j < x.nnz; ++j) w[x.indices[j]] += c * static_cast<T>(x.values[j]);
   }
 
+  // w_k += c_k * x for every class k (zero coefficients skipped): an update that moves several rows at once,
+  // done in one sweep over x's features when the weights are feature-major.
+  void add_to_rows(std::span<const double> coefficients, const Instance& x) noexcept {
+    add_to_rows([&](std::int32_t k) { return coefficients[static_cast<std::size_t>(k)]; }, x);
+  }
+  // The same with c_k = coefficient_of(k).
+  template <class CoefficientOf>
+    requires std::is_invocable_r_v<double, CoefficientOf, std::int32_t>
+  void add_to_rows(const CoefficientOf& coefficient_of, const Instance& x) noexcept {
+    if (layout_ == WeightLayout::feature_major && x.sparse) {
+      for (std::int32_t k = 0; k < num_classes_; ++k) step_[k] = static_cast<T>(coefficient_of(k));
+      for (std::int32_t e = 0; e < x.nnz; ++e)
+        by_feature_.col(x.indices[e]).noalias() += static_cast<T>(x.values[e]) * step_;
+      return;
+    }
+    for (std::int32_t k = 0; k < num_classes_; ++k) {
+      const double c = coefficient_of(k);
+      if (c != 0.0) add_to_row(k, static_cast<T>(c), x);
+    }
+  }
+
   // Copies the current scores into a prediction and sets the greedy label as both predicted and proposed.
   void predict_greedy(const Instance& x, Prediction& pred) noexcept {
     compute_scores(x);
@@ -114,9 +189,21 @@ class LinearModel {
   }
 
  private:
-  Matrix weights_;
+  std::int32_t dim() const noexcept {
+    return static_cast<std::int32_t>(layout_ == WeightLayout::class_major ? weights_.cols() : by_feature_.cols());
+  }
+  T* storage() noexcept { return layout_ == WeightLayout::class_major ? weights_.data() : by_feature_.data(); }
+  const T* storage() const noexcept {
+    return layout_ == WeightLayout::class_major ? weights_.data() : by_feature_.data();
+  }
+
+  WeightLayout layout_ = WeightLayout::class_major;
+  std::int32_t num_classes_ = 0;
+  Matrix weights_;                 // class-major storage
+  FeatureMajorMatrix by_feature_;  // feature-major storage: column j holds the K weights of feature j
   Vector scores_;
   Vector converted_;  // x in T, for dense products when T is not the storage type
+  Vector step_;       // add_to_rows' coefficients in T
 };
 
 }  // namespace glimpse

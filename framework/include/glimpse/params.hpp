@@ -18,6 +18,7 @@ struct ProblemShape {
   std::int64_t n = 0;  // rows in the dataset
   std::int32_t d = 0;  // feature dimension
   std::int32_t K = 0;  // classes
+  bool sparse = false;  // rows are stored sparse (CSR): linear models then keep weights feature-major
 };
 
 // `path`: a file name, relative to the protocol's folder unless absolute; the host checks that the file exists

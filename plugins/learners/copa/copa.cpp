@@ -27,7 +27,7 @@ class Copa final : public glimpse::Learner {
   explicit Copa(const glimpse::ParamValues& params) : c_(params.real("c")), delta_(params.real("delta")) {}
 
   void reset(const glimpse::ProblemShape& shape, std::uint64_t) override {
-    model_.reset(shape.K, shape.d);
+    model_.reset(shape);
     step_.reset(shape.K);
   }
 
@@ -36,9 +36,7 @@ class Copa final : public glimpse::Learner {
   void learn(const glimpse::Instance& x, const glimpse::Prediction&, const glimpse::Feedback& feedback) override {
     const std::int32_t y = glimpse::full_label(feedback);
     if (y < 0 || !step_.compute(model_.scores(), y, x.squared_norm(), c_, delta_)) return;
-    const auto& coefficient = step_.coefficients();
-    for (std::int32_t q = 0; q < model_.num_classes(); ++q)
-      if (coefficient[q] != 0.0) model_.add_to_row(q, static_cast<T>(coefficient[q]), x);
+    model_.add_to_rows(step_.coefficients(), x);
   }
 
  private:

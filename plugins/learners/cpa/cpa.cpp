@@ -22,7 +22,7 @@ class Cpa final : public glimpse::Learner {
   }
   explicit Cpa(const glimpse::ParamValues& params) : beta_(params.real("beta")) {}
 
-  void reset(const glimpse::ProblemShape& shape, std::uint64_t) override { model_.reset(shape.K, shape.d); }
+  void reset(const glimpse::ProblemShape& shape, std::uint64_t) override { model_.reset(shape); }
   void predict(const glimpse::Instance& x, glimpse::Prediction& pred) override { model_.predict_greedy(x, pred); }
   void learn(const glimpse::Instance& x, const glimpse::Prediction&, const glimpse::Feedback& feedback) override {
     const auto* complementary = std::get_if<glimpse::ComplementaryFeedback>(&feedback);

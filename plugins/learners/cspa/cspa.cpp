@@ -30,7 +30,7 @@ class Cspa final : public glimpse::Learner {
       : beta_(params.real("beta")), unit_loss_(params.text("wrong_loss") == "unit") {}
 
   void reset(const glimpse::ProblemShape& shape, std::uint64_t) override {
-    model_.reset(shape.K, shape.d);
+    model_.reset(shape);
     step_.reset(shape.K);
   }
   void predict(const glimpse::Instance& x, glimpse::Prediction& pred) override { model_.predict_greedy(x, pred); }
@@ -40,8 +40,7 @@ class Cspa final : public glimpse::Learner {
     if (!answer) return;
     if (answer->correct) {
       if (!step_.compute(model_.scores(), pred.proposed, x.squared_norm())) return;
-      for (std::int32_t i = 0; i < model_.num_classes(); ++i)
-        if (step_.tau()[i] != 0.0) model_.add_to_row(i, static_cast<T>(step_.tau()[i]), x);
+      model_.add_to_rows(step_.tau(), x);
       return;
     }
     const double loss =

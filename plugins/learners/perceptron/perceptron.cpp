@@ -24,7 +24,7 @@ class Perceptron final : public glimpse::Learner {
   explicit Perceptron(const glimpse::ParamValues& params)
       : eta_(static_cast<T>(params.real("eta"))), margin_(params.real("margin")) {}
 
-  void reset(const glimpse::ProblemShape& shape, std::uint64_t) override { model_.reset(shape.K, shape.d); }
+  void reset(const glimpse::ProblemShape& shape, std::uint64_t) override { model_.reset(shape); }
 
   void predict(const glimpse::Instance& x, glimpse::Prediction& pred) override { model_.predict_greedy(x, pred); }
 

@@ -19,7 +19,7 @@ class Spa final : public glimpse::Learner {
   explicit Spa(const glimpse::ParamValues&) {}
 
   void reset(const glimpse::ProblemShape& shape, std::uint64_t) override {
-    model_.reset(shape.K, shape.d);
+    model_.reset(shape);
     step_.reset(shape.K);
   }
 
@@ -28,9 +28,7 @@ class Spa final : public glimpse::Learner {
   void learn(const glimpse::Instance& x, const glimpse::Prediction&, const glimpse::Feedback& feedback) override {
     const std::int32_t y = glimpse::full_label(feedback);
     if (y < 0 || !step_.compute(model_.scores(), y, x.squared_norm())) return;
-    const auto& tau = step_.tau();
-    for (std::int32_t i = 0; i < model_.num_classes(); ++i)
-      if (tau[i] != 0.0) model_.add_to_row(i, static_cast<T>(tau[i]), x);
+    model_.add_to_rows(step_.tau(), x);
   }
 
  private:

@@ -90,7 +90,7 @@ class CandidatePerceptron final : public Learner {
   }
   explicit CandidatePerceptron(const ParamValues& params) : eta_(params.real("eta")) {}
   void reset(const ProblemShape& shape, std::uint64_t) override {
-    model_.reset(shape.K, shape.d);
+    model_.reset(shape);
     hinge_.reset(shape.K);
   }
   void predict(const Instance& x, Prediction& pred) override { model_.predict_greedy(x, pred); }
@@ -136,7 +136,7 @@ class CandidatePegasos final : public Learner {
   }
   explicit CandidatePegasos(const ParamValues& params) : lambda_(params.real("lambda")) {}
   void reset(const ProblemShape& shape, std::uint64_t) override {
-    model_.reset(shape.K, shape.d);
+    model_.reset(shape);
     hinge_.reset(shape.K);
     scale_ = 1.0;
     squared_norm_ = 0.0;
@@ -155,7 +155,7 @@ class CandidatePegasos final : public Learner {
     const double eta = 1.0 / (lambda_ * static_cast<double>(round_));
     const double shrink = 1.0 - eta * lambda_;
     if (shrink <= 0.0) {  // round 1: the shrink factor is 0, W_2 depends only on round 1's subgradient
-      model_.weights().setZero();
+      model_.all_weights().setZero();
       scale_ = 1.0;
       squared_norm_ = 0.0;
     } else {
@@ -168,12 +168,12 @@ class CandidatePegasos final : public Learner {
       squared_norm_ += 2.0 * v * row_dot + v * v * x_norm;
       model_.add_to_row(row, static_cast<T>(v), x);
     });
-    if ((round_ & 4095) == 0) squared_norm_ = static_cast<double>(model_.weights().squaredNorm());  // stop drift
+    if ((round_ & 4095) == 0) squared_norm_ = static_cast<double>(model_.all_weights().squaredNorm());  // stop drift
     const double norm = scale_ * std::sqrt(std::max(squared_norm_, 0.0));
     const double radius = 1.0 / std::sqrt(lambda_);
     if (norm > radius) scale_ *= radius / norm;
     if (scale_ < 1e-100) {  // fold the scale back into V before it underflows
-      model_.weights() *= static_cast<T>(scale_);
+      model_.all_weights() *= static_cast<T>(scale_);
       squared_norm_ *= scale_ * scale_;
       scale_ = 1.0;
     }

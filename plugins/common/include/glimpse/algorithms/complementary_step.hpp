@@ -27,7 +27,7 @@ void apply_complementary_step(LinearModel<T>& model, const Instance& x, std::int
   if (loss <= 0.0 || squared_norm <= 0.0) return;
   const std::int32_t k = model.num_classes();
   const double others = beta * loss / (k * squared_norm);
-  for (std::int32_t i = 0; i < k; ++i) model.add_to_row(i, static_cast<T>(i == c ? -(k - 1) * others : others), x);
+  model.add_to_rows([&](std::int32_t i) { return i == c ? -(k - 1) * others : others; }, x);
 }
 
 }  // namespace glimpse::algorithms

@@ -36,7 +36,7 @@ class EpsilonGreedyLinearLearner : public Learner {
   explicit EpsilonGreedyLinearLearner(double gamma) : gamma_(gamma) {}
 
   void reset(const ProblemShape& shape, std::uint64_t seed) override {
-    model_.reset(shape.K, shape.d);
+    model_.reset(shape);
     explore_.reset(shape.K);
     rng_.reseed(seed);
   }

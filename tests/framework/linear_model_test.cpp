@@ -1,0 +1,122 @@
+// LinearModel's two weight layouts hold the same model: class-major (dense data) and feature-major (sparse data)
+// give the same scores and weights after the same operations, and every linear learner makes the same
+// predictions on sparse rows (feature-major) as on their dense twins (class-major).
+#include <glimpse/linear_model.hpp>
+
+#include "support.hpp"
+
+namespace glimpse::test {
+namespace {
+
+SparseRow random_sparse_row(Rng& rng, std::int32_t d) {
+  SparseRow row{{}, {}, d};
+  for (std::int32_t j = 0; j < d; ++j)
+    if (rng.below(3) == 0) row.indices.push_back(j), row.values.push_back(static_cast<Feature>(rng.normal()));
+  return row;
+}
+
+DenseRow dense_twin(const SparseRow& row) {
+  std::vector<Feature> full(static_cast<std::size_t>(row.dim), 0.0f);
+  for (std::size_t e = 0; e < row.indices.size(); ++e) full[static_cast<std::size_t>(row.indices[e])] = row.values[e];
+  return DenseRow(full);
+}
+
+template <class T>
+void expect_layouts_agree(double tolerance) {
+  const std::int32_t k = 5, d = 17;
+  LinearModel<T> by_class, by_feature;
+  by_class.reset(k, d, WeightLayout::class_major);
+  by_feature.reset({100, d, k, true});
+  ASSERT_EQ(by_feature.layout(), WeightLayout::feature_major);
+  Rng rng(11);
+  std::vector<double> coefficients(static_cast<std::size_t>(k));
+  for (int t = 0; t < 300; ++t) {
+    const SparseRow row = random_sparse_row(rng, d);
+    const DenseRow dense = dense_twin(row);
+    // Sparse rows through both layouts, and dense rows through the feature-major one (a model may see either).
+    const Instance x = t % 4 == 3 ? dense.view() : row.view();
+    const auto& a = by_class.compute_scores(x);
+    const auto& b = by_feature.compute_scores(x);
+    for (std::int32_t c = 0; c < k; ++c) {
+      ASSERT_NEAR(static_cast<double>(a[c]), static_cast<double>(b[c]), tolerance) << "round " << t << " class " << c;
+      ASSERT_NEAR(static_cast<double>(by_class.row_dot(c, x)), static_cast<double>(by_feature.row_dot(c, x)),
+                  tolerance);
+    }
+    const auto single = static_cast<std::int32_t>(rng.below(k));
+    const auto step = static_cast<T>(rng.normal());
+    by_class.add_to_row(single, step, x);
+    by_feature.add_to_row(single, step, x);
+    for (auto& c : coefficients) c = rng.below(2) ? rng.normal() : 0.0;
+    by_class.add_to_rows(coefficients, x);
+    by_feature.add_to_rows(coefficients, x);
+    if (t % 50 == 49) {  // the flat view scales every weight in either layout
+      by_class.all_weights() *= T(0.5);
+      by_feature.all_weights() *= T(0.5);
+    }
+  }
+  double largest = 0.0;
+  for (std::int32_t c = 0; c < k; ++c)
+    for (std::int32_t j = 0; j < d; ++j) {
+      ASSERT_NEAR(static_cast<double>(by_class.weight(c, j)), static_cast<double>(by_feature.weight(c, j)), tolerance);
+      ASSERT_EQ(by_class.weight(c, j), by_class.weights()(c, j));
+      largest = std::max(largest, std::abs(static_cast<double>(by_class.weight(c, j))));
+    }
+  EXPECT_GT(largest, 0.1);  // the updates did move the weights
+  EXPECT_NEAR(static_cast<double>(by_class.all_weights().squaredNorm()),
+              static_cast<double>(by_feature.all_weights().squaredNorm()), tolerance * 100);
+}
+
+TEST(LinearModel, FeatureMajorAndClassMajorLayoutsHoldTheSameModel) {
+  expect_layouts_agree<double>(1e-9);
+  expect_layouts_agree<float>(2e-3);
+}
+
+// The feedback each learner takes: the true label, whether its proposal was right, a two-label candidate set
+// holding the truth, or a label that is not the truth.
+Feedback feedback_for(const PluginSpec& spec, std::int32_t y, const Prediction& pred, std::int32_t k,
+                      std::vector<std::int32_t>& set) {
+  if (spec.accepts.contains(FeedbackKind::label)) return LabelFeedback{y};
+  if (spec.accepts.contains(FeedbackKind::correctness)) return CorrectnessFeedback{pred.proposed == y};
+  if (spec.accepts.contains(FeedbackKind::candidate_set)) {
+    set = {y, (y + 1) % k};
+    return CandidateSetFeedback{set};
+  }
+  return ComplementaryFeedback{(y + 1 + pred.predicted % (k - 1)) % k};
+}
+
+TEST(LinearModel, LearnersPredictAlikeOnSparseRowsAndTheirDenseTwins) {
+  const std::int32_t k = 4, d = 12;
+  for (const std::string name : {"perceptron", "spa", "cspa", "copa", "cpa", "banditron", "bpa", "avg_perceptron",
+                                 "max_perceptron", "avg_pegasos", "max_pegasos", "pegasos"}) {
+    SCOPED_TRACE(name);
+    const PluginSpec& spec = *registry().find(name)->spec;
+    const ProblemShape shape{300, d, k, false};
+    auto on_dense = make<Learner>(name, {{"precision", "double"}}, &shape);
+    auto on_sparse = make<Learner>(name, {{"precision", "double"}}, &shape);
+    on_dense->reset({300, d, k, false}, 3);
+    on_sparse->reset({300, d, k, true}, 3);
+    Prediction a, b;
+    a.scores.resize(k);
+    b.scores.resize(k);
+    std::vector<std::int32_t> set_a, set_b;
+    Rng rng(5);
+    int updates_seen = 0;
+    for (int t = 0; t < 300; ++t) {
+      const SparseRow row = random_sparse_row(rng, d);
+      const DenseRow dense = dense_twin(row);
+      on_dense->predict(dense.view(), a);
+      on_sparse->predict(row.view(), b);
+      ASSERT_EQ(a.predicted, b.predicted) << "round " << t;
+      ASSERT_EQ(a.proposed, b.proposed) << "round " << t;
+      for (std::int32_t c = 0; c < k; ++c) ASSERT_NEAR(a.scores[c], b.scores[c], 1e-9) << "round " << t;
+      if (a.scores[0] != 0.0) ++updates_seen;
+      const auto y = static_cast<std::int32_t>(rng.below(k));
+      on_dense->learn(dense.view(), a, feedback_for(spec, y, a, k, set_a));
+      on_sparse->learn(row.view(), b, feedback_for(spec, y, b, k, set_b));
+    }
+    EXPECT_GT(updates_seen, 100);  // the models did learn something to compare
+  }
+}
+
+}  // namespace
+}  // namespace glimpse::test
