@@ -12,11 +12,12 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 now() { date +%s.%N; }
+calc() { awk -v OFMT=%.10g "BEGIN { print $1 }"; }  # floating-point arithmetic without bc
 timed() {  # timed NAME COMMAND...: runs COMMAND, records its wall time
   local start
   start=$(now)
   "${@:2}" > /dev/null 2> "$1.log" || { cat "$1.log"; exit 1; }
-  echo "$1 $(echo "$(now) - $start" | bc -l)" >> times.txt
+  echo "$1 $(calc "$(now) - $start")" >> times.txt
 }
 timed one_thread "$glimpse" run "$protocol" -o t1.h5 -j 1 --quiet
 timed two_threads "$glimpse" run "$protocol" -o t2.h5 -j 2 --quiet
@@ -31,7 +32,7 @@ two_shards() {
 timed two_shards two_shards
 timed merge "$glimpse" merge merged.h5 s0.h5 s1.h5
 runs=$(h5dump -a /runs_total t1.h5 | awk '/\(0\):/ {print $2; exit}')
-gb=$(echo "$(stat -c %s s0.h5) + $(stat -c %s s1.h5)" | bc -l | awk '{print $1 / 1e9}')
+gb=$(calc "($(stat -c %s s0.h5) + $(stat -c %s s1.h5)) / 1e9")
 one=$(awk '$1 == "one_thread" {print $2}' times.txt)
 echo "protocol: $protocol ($runs runs), $(nproc) cores"
 printf "%-14s %8s %9s %11s\n" configuration "wall s" speed-up efficiency

@@ -11,9 +11,10 @@ class Vw : public ReaderTest {
   Vw() : ReaderTest("vw", "d.vw") {}
 };
 
+const char* namespaced_rows = "2 'first| f1:0.5 f2 |colour:2 red f1:3\n1 0.7 |colour red:1.5| f1\n3 | f1 f1\n";
+
 TEST_F(Vw, FlattensNamespacesAndAppliesWeights) {
-  const Dataset d =
-      load("2 'first| f1:0.5 f2 |colour:2 red f1:3\n1 0.7 |colour red:1.5| f1\n3 | f1 f1\n", {{"num_classes", "3"}});
+  const Dataset d = load(namespaced_rows, {{"num_classes", "3"}, {"layout", "sparse"}});
   ASSERT_EQ(d.size(), 3);
   EXPECT_EQ(d.dim(), 4);  // " ^f1", " ^f2", "colour^red", "colour^f1" in order of appearance
   EXPECT_EQ(d.label(0), 1);
@@ -27,6 +28,12 @@ TEST_F(Vw, FlattensNamespacesAndAppliesWeights) {
   EXPECT_EQ(r1.values[1], 1.5f);
   EXPECT_EQ(d.row(2).nnz, 1);
   EXPECT_EQ(d.row(2).values[0], 2.0f);  // repeated features are summed
+
+  // layout auto: 7 of the 12 entries are stored, so the rows are dense, with zeros where nothing was given.
+  const Dataset dense = load(namespaced_rows, {{"num_classes", "3"}});
+  ASSERT_TRUE(dense.is_dense());
+  EXPECT_EQ(std::vector<float>(dense.row(1).values, dense.row(1).values + 4), (std::vector<float>{1, 0, 1.5, 0}));
+  EXPECT_EQ(std::vector<float>(dense.row(2).values, dense.row(2).values + 4), (std::vector<float>{2, 0, 0, 0}));
 }
 
 TEST_F(Vw, MalformedLinesNameFileAndLine) {

@@ -22,8 +22,7 @@ class LibsvmSource final : public glimpse::DataSource {
                                                "must be the integers 1..K and are used as they are")
                        .at_least(0),
                    glimpse::ParamSpec::integer("num_features", "0", "d; 0: the largest index in the file").at_least(0),
-                   glimpse::ParamSpec::choice("layout", "auto", {"auto", "dense", "sparse"},
-                                              "storage: auto is dense when at least half the entries are stored"),
+                   readers::layout_param(),
                    readers::non_finite_param()}};
   }
   explicit LibsvmSource(const glimpse::ParamValues& params)
@@ -106,20 +105,8 @@ class LibsvmSource final : public glimpse::DataSource {
     const auto k = static_cast<std::int32_t>(classes.names.size());
     const auto d = static_cast<std::int32_t>(num_features_ > 0 ? num_features_ : max_index);
     if (d == 0) throw Error(name, "no feature appears in the file (set num_features)");
-    const auto n = static_cast<std::int64_t>(classes.labels.size());
-    const bool dense = layout_ == "dense" ||
-                       (layout_ == "auto" && 2 * static_cast<double>(values.size()) >= static_cast<double>(n) * d);
-    glimpse::Dataset data;
-    if (dense) {
-      std::vector<glimpse::Feature> matrix(static_cast<std::size_t>(n * d), 0.0f);
-      for (std::int64_t i = 0; i < n; ++i)
-        for (auto e = offsets[i]; e < offsets[i + 1]; ++e)
-          matrix[static_cast<std::size_t>(i * d + indices[e])] = values[e];
-      data = glimpse::Dataset::dense(n, d, std::move(matrix), std::move(classes.labels), k);
-    } else {
-      data = glimpse::Dataset::sparse(d, std::move(offsets), std::move(indices), std::move(values),
-                                      std::move(classes.labels), k);
-    }
+    glimpse::Dataset data = readers::csr_to_dataset(layout_, d, std::move(offsets), std::move(indices),
+                                                    std::move(values), std::move(classes.labels), k);
     data.class_names = std::move(classes.names);
     return data;
   }

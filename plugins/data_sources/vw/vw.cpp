@@ -17,17 +17,18 @@ class VwSource final : public glimpse::DataSource {
   static glimpse::PluginSpec spec() {
     return {.name = "vw",
             .kind = glimpse::PluginKind::data_source,
-            .summary = "reads Vowpal Wabbit text files with multiclass labels (namespaces flattened, sparse)",
+            .summary = "reads Vowpal Wabbit text files with multiclass labels (namespaces flattened)",
             .params = {glimpse::ParamSpec::path("path", "the data file (gzip-compressed or plain)").mandatory(),
                        glimpse::ParamSpec::integer("num_classes", "0",
                                                    "0: the sorted distinct labels become classes 1..K; K > 0: labels "
                                                    "must be the integers 1..K (VW's --oaa K convention)")
                            .at_least(0),
-                       readers::non_finite_param()}};
+                       readers::layout_param(), readers::non_finite_param()}};
   }
   explicit VwSource(const glimpse::ParamValues& params)
       : path_(params.path("path")),
         num_classes_(params.integer("num_classes")),
+        layout_(params.text("layout")),
         non_finite_to_zero_(params.text("non_finite") == "zero") {}
 
   glimpse::Dataset load() override {
@@ -114,9 +115,9 @@ class VwSource final : public glimpse::DataSource {
     if (raw_labels.texts.empty()) throw Error(name, "no data rows");
     if (columns.empty()) throw Error(name, "no feature appears in the file");
     auto classes = readers::assign_classes(raw_labels, num_classes_, name);
-    auto data = glimpse::Dataset::sparse(static_cast<std::int32_t>(columns.size()), std::move(offsets),
-                                         std::move(indices), std::move(values), std::move(classes.labels),
-                                         static_cast<std::int32_t>(classes.names.size()));
+    auto data = readers::csr_to_dataset(layout_, static_cast<std::int32_t>(columns.size()), std::move(offsets),
+                                        std::move(indices), std::move(values), std::move(classes.labels),
+                                        static_cast<std::int32_t>(classes.names.size()));
     data.class_names = std::move(classes.names);
     return data;
   }
@@ -124,6 +125,7 @@ class VwSource final : public glimpse::DataSource {
  private:
   std::filesystem::path path_;
   std::int64_t num_classes_;
+  std::string layout_;
   bool non_finite_to_zero_;
 };
 

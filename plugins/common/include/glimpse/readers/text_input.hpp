@@ -81,6 +81,28 @@ inline ParamSpec non_finite_param() {
                            "NaN, Inf or missing feature values: refuse the file, or read them as 0");
 }
 
+// How a reader of sparse text formats stores what it read.
+inline ParamSpec layout_param() {
+  return ParamSpec::choice("layout", "auto", {"auto", "dense", "sparse"},
+                           "storage: auto is dense when at least half the entries are stored");
+}
+
+// The dataset from CSR parts (sorted indices < d), stored as `layout` (layout_param) says.
+inline Dataset csr_to_dataset(const std::string& layout, std::int32_t d, std::vector<std::int64_t> offsets,
+                              std::vector<std::int32_t> indices, std::vector<Feature> values,
+                              std::vector<std::int32_t> labels, std::int32_t num_classes) {
+  const auto n = static_cast<std::int64_t>(labels.size());
+  const bool dense =
+      layout == "dense" || (layout == "auto" && 2 * static_cast<double>(values.size()) >= static_cast<double>(n) * d);
+  if (!dense)
+    return Dataset::sparse(d, std::move(offsets), std::move(indices), std::move(values), std::move(labels),
+                           num_classes);
+  std::vector<Feature> matrix(static_cast<std::size_t>(n * d), 0.0f);
+  for (std::int64_t i = 0; i < n; ++i)
+    for (auto e = offsets[i]; e < offsets[i + 1]; ++e) matrix[static_cast<std::size_t>(i * d + indices[e])] = values[e];
+  return Dataset::dense(n, d, std::move(matrix), std::move(labels), num_classes);
+}
+
 // Rows' label texts and the lines they came from, for class assignment after the whole file is read.
 struct RawLabels {
   std::vector<std::string> texts;
