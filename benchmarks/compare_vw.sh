@@ -12,7 +12,8 @@
 # confidit (each over its grid, best point reported, as VW's best setting is) and with full labels for spa.
 # Without a vw binary (VW=/path/to/vw or vw on PATH) the VW columns are skipped with a message and glimpse's
 # side is still printed. Environment: GLIMPSE (default build/bin/glimpse), REPEATS (VW runs timed; median, 5),
-# GLIMPSE_DATA (dataset cache), KEEP=1 keeps the work folder.
+# GLIMPSE_DATA (dataset cache), BIAS=1 gives glimpse's learners a constant feature (the bias transform; VW
+# adds one by default), KEEP=1 keeps the work folder.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 glimpse=$(realpath "${GLIMPSE:-$here/../build/bin/glimpse}")
@@ -79,7 +80,8 @@ for name in "${datasets[@]}"; do
   cat > "$work/$name.json" << JSON
 {
   "name": "compare_vw_$name",
-  "datasets": [{"name": "$name", "source": "vw", "params": {"path": "$work/$name.vw", "num_classes": $k}}],
+  "datasets": [{"name": "$name", "source": "vw", "params": {"path": "$work/$name.vw", "num_classes": $k}
+                $([ "${BIAS:-0}" = 1 ] && echo ', "transforms": [{"name": "bias"}]')}],
   "order": "file",
   "oracle": {"name": "bandit"},
   "learners": [

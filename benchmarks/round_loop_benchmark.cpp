@@ -96,7 +96,9 @@ const Dataset& dataset(bool sparse) {
 // Bare learner: a fresh model, then predict + learn over one shuffled pass (the true label, or for bandit
 // learners whether the proposal was right), with the same one-row-ahead prefetch as run_rounds; no oracle,
 // metrics or trace. One iteration = one pass.
-void BM_Learner(benchmark::State& state, const std::string& learner_name, bool sparse, const std::string& precision) {
+// class_major: weights one row per class even on sparse rows (the layout before feature-major), for comparison.
+void BM_Learner(benchmark::State& state, const std::string& learner_name, bool sparse, const std::string& precision,
+                bool class_major) {
   const Dataset& data = dataset(sparse);
   std::vector<std::int64_t> order(static_cast<std::size_t>(data.size()));
   fill_stream_order(order, 0, 0, StreamOrder::shuffle, data.labels(),
@@ -105,8 +107,10 @@ void BM_Learner(benchmark::State& state, const std::string& learner_name, bool s
   const bool full_feedback = registry().find(learner_name)->spec->accepts.contains(FeedbackKind::label);
   Prediction pred;
   pred.scores.resize(static_cast<std::size_t>(data.num_classes()));
+  ProblemShape shape = data.shape();
+  if (class_major) shape.sparse = false;
   for (auto _ : state) {
-    learner->reset({data.size(), data.dim(), data.num_classes()}, 0);
+    learner->reset(shape, 0);
     for (std::size_t position = 0; position < order.size(); ++position) {
       const auto i = order[position];
       const Instance x = data.row(i);
@@ -134,7 +138,7 @@ void BM_CandidateLearner(benchmark::State& state, const std::string& learner_nam
   pred.scores.resize(static_cast<std::size_t>(data.num_classes()));
   std::vector<std::int32_t> set(static_cast<std::size_t>(size));
   for (auto _ : state) {
-    learner->reset({data.size(), data.dim(), data.num_classes()}, 0);
+    learner->reset(data.shape(), 0);
     for (std::size_t position = 0; position < order.size(); ++position) {
       const auto i = order[position];
       const Instance x = data.row(i);
@@ -244,14 +248,18 @@ void register_all() {
     for (const bool sparse : {false, true}) {
       const std::string shape = sparse ? "sparse_d60000_nnz100_K20" : "dense_d784_K10";
       benchmark::RegisterBenchmark(("learner/" + learner + "/" + shape + "/float").c_str(), BM_Learner, learner, sparse,
-                                   std::string("float"))
+                                   std::string("float"), false)
           ->Unit(benchmark::kMillisecond);
     }
+  for (const std::string learner : {"perceptron", "cspa", "spa", "copa"})
+    benchmark::RegisterBenchmark(("learner/" + learner + "/sparse_d60000_nnz100_K20/float/class_major").c_str(),
+                                 BM_Learner, learner, true, std::string("float"), true)
+        ->Unit(benchmark::kMillisecond);
   for (const std::string learner : {"cspa", "banditron", "bpa", "confidit"})
     for (const bool sparse : {false, true}) {
       const std::string shape = sparse ? "sparse_d60000_nnz100_K20" : "dense_d784_K10";
       benchmark::RegisterBenchmark(("learner/" + learner + "/" + shape + "/float").c_str(), BM_Learner, learner, sparse,
-                                   std::string("float"))
+                                   std::string("float"), false)
           ->Unit(benchmark::kMillisecond);
     }
   for (const std::string learner : {"perceptron", "spa"})
@@ -259,7 +267,7 @@ void register_all() {
       for (const std::string precision : {"float", "double"}) {
         const std::string shape = sparse ? "sparse_d60000_nnz100_K20" : "dense_d784_K10";
         benchmark::RegisterBenchmark(("learner/" + learner + "/" + shape + "/" + precision).c_str(), BM_Learner,
-                                     learner, sparse, precision)
+                                     learner, sparse, precision, false)
             ->Unit(benchmark::kMillisecond);
         benchmark::RegisterBenchmark(("round_loop/" + learner + "/" + shape + "/" + precision).c_str(), BM_RoundLoop,
                                      learner, sparse, precision)
