@@ -152,7 +152,7 @@ int command_run(const std::vector<std::string>& args) {
     else
       glimpse::print_profile(result.profiles, std::cout), std::cout << '\n';
   }
-  const double rate = result.seconds > 0 ? static_cast<double>(result.rounds) / result.seconds : 0.0;
+  const double rate = glimpse::rounds_per_second(result.rounds, result.seconds);
   std::fprintf(stderr, "%s: %lld of %lld runs complete (%lld this time, %.3g rounds/s overall, %.2f s)\n",
                result.output.c_str(), static_cast<long long>(result.already_complete + result.completed_now),
                static_cast<long long>(result.total_runs), static_cast<long long>(result.completed_now), rate,

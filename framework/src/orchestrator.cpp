@@ -1,8 +1,8 @@
 // The orchestrator and the round loop.
 #include "orchestrator.hpp"
 
-#include <tbb/parallel_for.h>
 #include <sys/resource.h>
+#include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 #include <unistd.h>
 

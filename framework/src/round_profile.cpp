@@ -14,8 +14,8 @@ void print_profile(const std::vector<ProfileRow>& rows, std::ostream& out) {
   TextTable table(header);
   for (const auto& row : rows) {
     const RoundProfile& p = row.profile;
-    const double rate = p.seconds > 0 ? static_cast<double>(p.rounds) / p.seconds : 0.0;
-    std::vector<std::string> cells{row.dataset, row.learner, std::to_string(row.runs), throughput_text(rate)};
+    std::vector<std::string> cells{row.dataset, row.learner, std::to_string(row.runs),
+                                   throughput_text(rounds_per_second(p.rounds, p.seconds))};
     const double total = static_cast<double>(std::accumulate(p.ticks.begin(), p.ticks.end(), std::uint64_t{0}));
     for (const std::uint64_t ticks : p.ticks) {
       char buffer[16];

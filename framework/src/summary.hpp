@@ -13,12 +13,17 @@
 
 namespace glimpse {
 
+// Rounds per second of `rounds` played in `seconds` (0 when no time was measured).
+inline double rounds_per_second(std::int64_t rounds, double seconds) noexcept {
+  return seconds > 0 ? static_cast<double>(rounds) / seconds : 0.0;
+}
+
 struct RunSummary {
   std::string id, dataset, learner, label, params, status;
   std::int64_t seed = 0, grid_point = 0, rounds = 0;
   double seconds = 0.0;
   double peak_rss_mb = std::numeric_limits<double>::quiet_NaN();  // NaN in files older than schema 1.4
-  double rounds_per_second() const noexcept { return seconds > 0 ? static_cast<double>(rounds) / seconds : 0.0; }
+  double rounds_per_second() const noexcept { return glimpse::rounds_per_second(rounds, seconds); }
   std::string error;  // of a failed run, with the round it failed in
   std::int64_t failed_round = 0;
   std::vector<std::pair<std::string, double>> metrics;  // final scalars, in the run's order

@@ -61,7 +61,7 @@ void write_run_group(const h5::Handle& file, const RunRecord& r) {
   h5::write_attribute(group, "query_rule_params", r.query_rule_params);
   h5::write_attribute(group, "rounds", r.rounds);
   h5::write_attribute(group, "seconds", r.seconds);
-  h5::write_attribute(group, "rounds_per_second", r.seconds > 0 ? static_cast<double>(r.rounds) / r.seconds : 0.0);
+  h5::write_attribute(group, "rounds_per_second", rounds_per_second(r.rounds, r.seconds));
   h5::write_attribute(group, "peak_rss_mb", r.peak_rss_mb);
   if (!r.error.empty()) {
     h5::write_attribute(group, "error", r.error);
