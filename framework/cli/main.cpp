@@ -403,7 +403,8 @@ int command_datasets(const std::vector<std::string>& args) {
 int command_summary(const std::vector<std::string>& args) {
   po::options_description options(
       "glimpse summary FILE: per dataset and learner, the grid point chosen by the protocol's selection rule and\n"
-      "the mean (std) over seeds of every final metric\n\nOptions");
+      "the mean (std) over seeds of every final metric, then the runs' mean rounds/s and the process's peak\n"
+      "memory in MB (the --table view shows the one metric only)\n\nOptions");
   options.add_options()("help,h", "show this help")("file", po::value<std::string>(), "trace file (.h5)")(
       "table", po::value<std::string>()->implicit_value(""),
       "the papers' layout: datasets down, learners across, one metric (default: the selection metric)")(
