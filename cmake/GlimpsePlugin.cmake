@@ -18,10 +18,12 @@ function(glimpse_add_plugin)
   endif()
   set(target glimpse_plugin_${ARG_NAME})
   add_library(${target} MODULE ${ARG_SOURCES})
-  if(TARGET glimpse::framework)
-    target_link_libraries(${target} PRIVATE glimpse::framework ${ARG_LIBRARIES})
-  else()
+  # In the tree (glimpse_framework is a real target; glimpse::framework is also defined, as its alias) plugins get
+  # the project's warnings and -march=native like the core; out of tree, the installed imported target.
+  if(TARGET glimpse_framework)
     target_link_libraries(${target} PRIVATE glimpse_framework glimpse_warnings glimpse_arch ${ARG_LIBRARIES})
+  else()
+    target_link_libraries(${target} PRIVATE glimpse::framework ${ARG_LIBRARIES})
   endif()
   set_target_properties(${target} PROPERTIES PREFIX "" OUTPUT_NAME ${ARG_NAME}
     CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)

@@ -196,8 +196,8 @@ class CsSelectron final : public glimpse::Learner {
   void report(glimpse::MetricResults& out) const override {
     if (!safety_) return;
     out.scalars.push_back({"safety_audits", static_cast<double>(audits_)});
-    out.scalars.push_back({"safety_loss_active", audits_ > 0 ? loss_active_ / audits_ : 0.0});
-    out.scalars.push_back({"safety_loss_passive", audits_ > 0 ? loss_passive_ / audits_ : 0.0});
+    out.scalars.push_back({"safety_loss_active", audits_ > 0 ? loss_active_ / static_cast<double>(audits_) : 0.0});
+    out.scalars.push_back({"safety_loss_passive", audits_ > 0 ? loss_passive_ / static_cast<double>(audits_) : 0.0});
     out.scalars.push_back({"safety_switch_round", static_cast<double>(switch_round_)});  // 0: never switched
   }
 

@@ -101,7 +101,7 @@ class Ps3vt final : public glimpse::BatchLearner {
     }
     const auto rank = std::min<std::int64_t>(k_, d_);
     theta_ = static_cast<std::int32_t>(
-        std::clamp<std::int64_t>(static_cast<std::int64_t>(std::floor(theta_fraction_ * rank)), 1, rank));
+        std::clamp<std::int64_t>(static_cast<std::int64_t>(std::floor(theta_fraction_ * static_cast<double>(rank))), 1, rank));
     const std::int64_t iterations = iterations_ > 0 ? iterations_ : 20 * n;
     const std::int64_t report_every = std::max<std::int64_t>(1, iterations / objective_points_);
     Eigen::JacobiSVD<Eigen::MatrixXd> svd(d_, k_, Eigen::ComputeThinU | Eigen::ComputeThinV);
