@@ -48,7 +48,9 @@ PluginObject* make_with_precision(const ParamValues& params) {
 
 // Where a model keeps w_k[j]. Class-major (one contiguous row per class) makes a dense score one contiguous dot
 // product; feature-major (the K weights of feature j side by side) makes a sparse row touch nnz short runs of
-// memory instead of K x nnz scattered ones, which is what limits sparse rounds on large d.
+// memory instead of K x nnz scattered ones, which is what limits sparse rounds on large d. A feature-major run is
+// padded with zeros to whole cache lines (K = 20 floats: 32), so each run starts a line and is read in
+// fixed-width blocks whose sums stay in registers.
 enum class WeightLayout { class_major, feature_major };
 
 template <class T>
@@ -57,6 +59,10 @@ class LinearModel {
   using Matrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   using FeatureMajorMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor>;
   using Vector = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+  // Weights per cache line: the block width of the feature-major loops, as a fixed-size array so the compiler
+  // vectorises across classes (left to itself, it vectorises across features with gathers).
+  static constexpr std::int32_t line_lanes = 64 / static_cast<std::int32_t>(sizeof(T));
+  using Line = Eigen::Array<T, line_lanes, 1>;
 
   // Zero weights, feature-major when the problem's rows are sparse.
   void reset(const ProblemShape& shape) {
@@ -64,16 +70,17 @@ class LinearModel {
   }
   void reset(std::int32_t num_classes, std::int32_t dim, WeightLayout layout = WeightLayout::class_major) {
     layout_ = layout;
+    num_classes_ = num_classes;
+    stride_ = (num_classes + line_lanes - 1) / line_lanes * line_lanes;
     if (layout == WeightLayout::class_major) {
       weights_.setZero(num_classes, dim);
       by_feature_.resize(0, 0);
     } else {
-      by_feature_.setZero(num_classes, dim);
+      by_feature_.setZero(stride_, dim);
       weights_.resize(0, 0);
     }
-    num_classes_ = num_classes;
     scores_.setZero(num_classes);
-    step_.setZero(num_classes);
+    step_.setZero(stride_);
     if constexpr (!std::is_same_v<T, Feature>) converted_.setZero(dim);
   }
 
@@ -82,11 +89,10 @@ class LinearModel {
   // The K x d matrix of a class-major model (reset with WeightLayout::class_major), for row-wise algebra.
   Matrix& weights() noexcept { return weights_; }
   const Matrix& weights() const noexcept { return weights_; }
-  // Every weight as one flat vector, in either layout: for scaling, zeroing and norms.
-  Eigen::Map<Vector> all_weights() noexcept { return {storage(), static_cast<Eigen::Index>(num_classes_) * dim()}; }
-  Eigen::Map<const Vector> all_weights() const noexcept {
-    return {storage(), static_cast<Eigen::Index>(num_classes_) * dim()};
-  }
+  // Every weight as one flat vector, in either layout: for scaling, zeroing and norms (a feature-major model's
+  // zero padding is in it too, and stays zero under those).
+  Eigen::Map<Vector> all_weights() noexcept { return {storage(), stored_weights()}; }
+  Eigen::Map<const Vector> all_weights() const noexcept { return {storage(), stored_weights()}; }
   T weight(std::int32_t k, std::int32_t j) const noexcept {
     return layout_ == WeightLayout::class_major ? weights_(k, j) : by_feature_(k, j);
   }
@@ -94,34 +100,33 @@ class LinearModel {
   // s_i = w_i . x for every class; the result lives in the model until the next call.
   const Vector& compute_scores(const Instance& x) noexcept {
     if (layout_ == WeightLayout::feature_major && x.sparse) {
-      // Plain loops: for K of 10-20 an Eigen expression per feature costs more than its arithmetic.
-      T* scores = scores_.data();
-      std::fill_n(scores, num_classes_, T(0));
       // Ask for every feature's weights first: the loads are independent, so they overlap instead of each
       // waiting behind the arithmetic of the previous features.
-      const auto bytes = static_cast<std::ptrdiff_t>(sizeof(T)) * num_classes_;
+      const auto bytes = static_cast<std::ptrdiff_t>(sizeof(T)) * stride_;
       for (std::int32_t e = 0; e < x.nnz; ++e) {
         const char* w = reinterpret_cast<const char*>(feature_weights(x.indices[e]));
         for (std::ptrdiff_t b = 0; b < bytes; b += 64) __builtin_prefetch(w + b);
-        __builtin_prefetch(w + bytes - 1);
       }
-      for (std::int32_t e = 0; e < x.nnz; ++e) {
-        const T v = static_cast<T>(x.values[e]);
-        const T* w = feature_weights(x.indices[e]);
-        for (std::int32_t k = 0; k < num_classes_; ++k) scores[k] += v * w[k];
+      // One cache line of classes at a time: a fixed-width sum the compiler keeps in registers, instead of K
+      // scores loaded and stored again for every feature.
+      for (std::int32_t block = 0; block < stride_; block += line_lanes) {
+        Line sum = Line::Zero();
+        for (std::int32_t e = 0; e < x.nnz; ++e)
+          sum += static_cast<T>(x.values[e]) * Eigen::Map<const Line>(feature_weights(x.indices[e]) + block);
+        std::copy_n(sum.data(), std::min(line_lanes, num_classes_ - block), scores_.data() + block);
       }
     } else if (x.is_dense()) {
       if constexpr (std::is_same_v<T, Feature>) {
         if (layout_ == WeightLayout::class_major)
           scores_.noalias() = weights_ * x.dense();
         else
-          scores_.noalias() = by_feature_ * x.dense();
+          scores_.noalias() = by_feature_.topRows(num_classes_) * x.dense();
       } else {
         converted_ = x.dense().template cast<T>();
         if (layout_ == WeightLayout::class_major)
           scores_.noalias() = weights_ * converted_;
         else
-          scores_.noalias() = by_feature_ * converted_;
+          scores_.noalias() = by_feature_.topRows(num_classes_) * converted_;
       }
     } else {
       for (std::int32_t k = 0; k < num_classes_; ++k) scores_[k] = row_dot(k, x);
@@ -183,12 +188,13 @@ class LinearModel {
     requires std::is_invocable_r_v<double, CoefficientOf, std::int32_t>
   void add_to_rows(const CoefficientOf& coefficient_of, const Instance& x) noexcept {
     if (layout_ == WeightLayout::feature_major && x.sparse) {
-      T* step = step_.data();
+      T* step = step_.data();  // zero past K, so the padding stays zero
       for (std::int32_t k = 0; k < num_classes_; ++k) step[k] = static_cast<T>(coefficient_of(k));
       for (std::int32_t e = 0; e < x.nnz; ++e) {
         const T v = static_cast<T>(x.values[e]);
         T* w = feature_weights(x.indices[e]);
-        for (std::int32_t k = 0; k < num_classes_; ++k) w[k] += v * step[k];
+        for (std::int32_t block = 0; block < stride_; block += line_lanes)
+          Eigen::Map<Line>(w + block) += v * Eigen::Map<const Line>(step + block);
       }
       return;
     }
@@ -207,13 +213,13 @@ class LinearModel {
   }
 
  private:
-  std::int32_t dim() const noexcept {
-    return static_cast<std::int32_t>(layout_ == WeightLayout::class_major ? weights_.cols() : by_feature_.cols());
-  }
-  // Feature j's K weights (feature-major layout).
-  T* feature_weights(std::int32_t j) noexcept { return by_feature_.data() + static_cast<std::ptrdiff_t>(j) * num_classes_; }
+  // Feature j's K weights and their padding (feature-major layout).
+  T* feature_weights(std::int32_t j) noexcept { return by_feature_.data() + static_cast<std::ptrdiff_t>(j) * stride_; }
   const T* feature_weights(std::int32_t j) const noexcept {
-    return by_feature_.data() + static_cast<std::ptrdiff_t>(j) * num_classes_;
+    return by_feature_.data() + static_cast<std::ptrdiff_t>(j) * stride_;
+  }
+  Eigen::Index stored_weights() const noexcept {
+    return layout_ == WeightLayout::class_major ? weights_.size() : by_feature_.size();
   }
   T* storage() noexcept { return layout_ == WeightLayout::class_major ? weights_.data() : by_feature_.data(); }
   const T* storage() const noexcept {
@@ -222,11 +228,12 @@ class LinearModel {
 
   WeightLayout layout_ = WeightLayout::class_major;
   std::int32_t num_classes_ = 0;
+  std::int32_t stride_ = 0;        // feature-major: K rounded up to whole cache lines
   Matrix weights_;                 // class-major storage
   FeatureMajorMatrix by_feature_;  // feature-major storage: column j holds the K weights of feature j
   Vector scores_;
   Vector converted_;  // x in T, for dense products when T is not the storage type
-  Vector step_;       // add_to_rows' coefficients in T
+  Vector step_;       // add_to_rows' coefficients in T, zero-padded to stride_
 };
 
 }  // namespace glimpse
