@@ -246,7 +246,8 @@ void write_vector(const Handle& parent, const std::string& name, std::span<const
   check_status(H5Pset_chunk(properties.id(), 1, &chunk), "setting the chunk size");
   if (size >= 64) {
     check_status(H5Pset_shuffle(properties.id()), "enabling shuffle");
-    check_status(H5Pset_deflate(properties.id(), 4), "enabling deflate");
+    // Level 1: on per-round arrays level 4 made the file 3% smaller for 1.6x the compression time.
+    check_status(H5Pset_deflate(properties.id(), 1), "enabling deflate");
   }
   const Handle dataset(check(
       H5Dcreate2(parent.id(), name.c_str(), file_type<T>(), space.id(), H5P_DEFAULT, properties.id(), H5P_DEFAULT),
