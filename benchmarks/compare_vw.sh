@@ -13,7 +13,9 @@
 # Without a vw binary (VW=/path/to/vw or vw on PATH) the VW columns are skipped with a message and glimpse's
 # side is still printed. Environment: GLIMPSE (default build/bin/glimpse), REPEATS (VW runs timed; median, 5),
 # GLIMPSE_DATA (dataset cache), BIAS=1 gives glimpse's learners a constant feature (the bias transform; VW
-# adds one by default), KEEP=1 keeps the work folder.
+# adds one by default), TRANSFORMS='[...]' any list of transforms for glimpse's side instead (a protocol's JSON,
+# e.g. '[{"name": "rbf_support", "params": {"size": 1000, "g": 0.05}}]' for a kernel map), KEEP=1 keeps the
+# work folder.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 glimpse=$(realpath "${GLIMPSE:-$here/../build/bin/glimpse}")
@@ -28,6 +30,8 @@ datasets=("$@")
 [ ${#datasets[@]} -gt 0 ] || datasets=(vehicle satimage shuttle segment fashion_mnist)
 work=$(mktemp -d)
 [ "${KEEP:-0}" = 1 ] && echo "work folder: $work" || trap 'rm -rf "$work"' EXIT
+transforms=${TRANSFORMS:-}
+[ -z "$transforms" ] && [ "${BIAS:-0}" = 1 ] && transforms='[{"name": "bias"}]'
 
 calc() { awk -v OFMT=%.10g "BEGIN { print $1 }"; }  # calc EXPRESSION: floating-point arithmetic and comparisons (1/0)
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
@@ -81,7 +85,7 @@ for name in "${datasets[@]}"; do
 {
   "name": "compare_vw_$name",
   "datasets": [{"name": "$name", "source": "vw", "params": {"path": "$work/$name.vw", "num_classes": $k}
-                $([ "${BIAS:-0}" = 1 ] && echo ', "transforms": [{"name": "bias"}]')}],
+                $([ -n "$transforms" ] && echo ", \"transforms\": $transforms")}],
   "order": "file",
   "oracle": {"name": "bandit"},
   "learners": [
