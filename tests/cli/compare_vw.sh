@@ -44,3 +44,13 @@ for options in "--cbify 3" "--cbify 3 --cb_explore_adf --squarecb" "--oaa 3"; do
   grep -qE "^tiny +vw $options +75\.0% +[0-9]+ +\+0\.0 pt +[0-9.]+x$" with.txt || fail "no row for vw $options: $(cat with.txt)"
 done
 grep -qE "^tiny +glimpse cspa +[0-9.]+% +[0-9]+ +[-+][0-9.]+ pt +[0-9.]+x$" with.txt || fail "no ratios: $(cat with.txt)"
+
+# TRANSFORMS reaches glimpse's protocol: a valid list runs, an unknown transform is glimpse's error.
+PATH=/usr/bin:/bin VW= TRANSFORMS='[{"name": "bias", "params": {"value": 0.5}}]' \
+  "$SOURCE_DIR/benchmarks/compare_vw.sh" tiny > transformed.txt
+grep -qE "^tiny +glimpse cspa +[0-9.]+% +[0-9]+ +- +-$" transformed.txt || fail "no cspa row with TRANSFORMS: $(cat transformed.txt)"
+if PATH=/usr/bin:/bin VW= TRANSFORMS='[{"name": "no_such_transform"}]' "$SOURCE_DIR/benchmarks/compare_vw.sh" tiny \
+  > unknown.txt 2>&1; then
+  fail "an unknown transform did not fail: $(cat unknown.txt)"
+fi
+grep -q "no_such_transform" unknown.txt || fail "the error does not name the transform: $(cat unknown.txt)"
