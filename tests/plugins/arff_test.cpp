@@ -49,6 +49,9 @@ TEST_F(Arff, ErrorsNameTheFileAndLine) {
   EXPECT_EQ(refusal(header + "1,red,?\n"), file() + ":7: the class is missing ('?')");
   // Found by fuzzing: a huge sparse index was cast to an integer before its range was checked (UBSan).
   EXPECT_EQ(refusal(header + "{5e44 1.5, 2 a}\n"), file() + ":7: attribute index 5e44 outside 0..2");
+  // Found by fuzzing: a nominal attribute with no values, read in a sparse row (its omitted value is the first).
+  EXPECT_EQ(refusal("@relation r\n@attribute x real\n@attribute c {}\n@data\n{0 1}\n"),
+            file() + ":3: attribute 'c': expected at least one value in {}");
   EXPECT_EQ(refusal("@relation r\n@attribute s string\n"),
             file() +
                 ":2: attribute 's': expected numeric, real, integer or {values}, got 'string' (string and date "

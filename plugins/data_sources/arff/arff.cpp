@@ -91,6 +91,8 @@ class ArffSource final : public glimpse::DataSource {
               if (p < line.size() && line[p] == ',') ++p;
             }
             if (p >= line.size()) throw Error(where(), "expected '}' closing the values of '" + a.name + "'");
+            // Found by fuzzing: sparse rows read an omitted nominal as its first value, which `{}` lacks.
+            if (a.values.empty()) throw Error(where(), "attribute '" + a.name + "': expected at least one value in {}");
           } else {
             const std::string type = lower(token(line, p, " \t"));
             if (type != "numeric" && type != "real" && type != "integer")
