@@ -71,6 +71,13 @@ std::shared_ptr<const void> SplitShared::get(const std::string& key,
 
 namespace {
 
+// The shape of a split's training part: the dataset's, with n its training points.
+ProblemShape training_shape(const BatchRunInputs& in) {
+  ProblemShape shape = in.data->shape();
+  shape.n = static_cast<std::int64_t>(in.split->train.size());
+  return shape;
+}
+
 // The training part as one fit sees it: all training points, and the labelled ones this fit may use.
 class HostProblem final : public BatchProblem {
  public:
@@ -79,10 +86,7 @@ class HostProblem final : public BatchProblem {
               OnIteration on_iteration)
       : in_(in), labelled_(std::move(labelled)), labels_(std::move(labels)), on_iteration_(std::move(on_iteration)) {}
 
-  ProblemShape shape() const override {
-    return {static_cast<std::int64_t>(in_.split->train.size()), in_.data->dim(), in_.data->num_classes(),
-            !in_.data->is_dense()};
-  }
+  ProblemShape shape() const override { return training_shape(in_); }
   Instance point(std::int64_t i) const override { return in_.data->row(in_.split->train[static_cast<std::size_t>(i)]); }
   std::span<const std::int64_t> labelled() const override { return labelled_; }
   std::span<const std::int32_t> labels() const override { return labels_; }
@@ -180,8 +184,7 @@ bool run_batch(const BatchRunInputs& in, RunRecord& record) {
   }
 
   const auto learner = in.make_learner();
-  const ProblemShape shape{static_cast<std::int64_t>(split.train.size()), in.data->dim(), in.data->num_classes(),
-                           !in.data->is_dense()};
+  const ProblemShape shape = training_shape(in);
   for (auto* metric : in.metrics) metric->reset(shape, 0);
   NamedCurve objective{"objective", {}, {}};
   Prediction pred;
