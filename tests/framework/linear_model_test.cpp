@@ -21,9 +21,11 @@ DenseRow dense_twin(const SparseRow& row) {
   return DenseRow(full);
 }
 
+// k = 5 fits one cache line of weights per feature; 20 and 70 need several, summed in passes of up to four lines.
 template <class T>
-void expect_layouts_agree(double tolerance) {
-  const std::int32_t k = 5, d = 17;
+void expect_layouts_agree(std::int32_t k, double tolerance) {
+  SCOPED_TRACE("K = " + std::to_string(k));
+  const std::int32_t d = 17;
   LinearModel<T> by_class, by_feature;
   by_class.reset(k, d, WeightLayout::class_major);
   by_feature.reset({100, d, k, true});
@@ -67,8 +69,20 @@ void expect_layouts_agree(double tolerance) {
 }
 
 TEST(LinearModel, FeatureMajorAndClassMajorLayoutsHoldTheSameModel) {
-  expect_layouts_agree<double>(1e-9);
-  expect_layouts_agree<float>(2e-3);
+  for (const std::int32_t k : {5, 20, 70}) {
+    expect_layouts_agree<double>(k, 1e-9);
+    expect_layouts_agree<float>(k, 2e-3);
+  }
+}
+
+// squared_norm sums in sixteen lanes plus a tail; on small integers every order is exact, so any lost or
+// doubled element shows: 1^2 + ... + n^2 = n(n+1)(2n+1)/6 for every length, signs alternating.
+TEST(Instance, SquaredNormCountsEveryStoredValueOnce) {
+  for (std::int32_t n = 0; n <= 50; ++n) {
+    std::vector<Feature> values;
+    for (std::int32_t j = 1; j <= n; ++j) values.push_back(static_cast<Feature>(j % 2 ? j : -j));
+    EXPECT_EQ(DenseRow(values).view().squared_norm(), n * (n + 1) * (2 * n + 1) / 6.0) << "n = " << n;
+  }
 }
 
 // The feedback each learner takes: the true label, whether its proposal was right, a two-label candidate set

@@ -4,6 +4,7 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <span>
 #include <type_traits>
@@ -107,13 +108,16 @@ class LinearModel {
         const char* w = reinterpret_cast<const char*>(feature_weights(x.indices[e]));
         for (std::ptrdiff_t b = 0; b < bytes; b += 64) __builtin_prefetch(w + b);
       }
-      // One cache line of classes at a time: a fixed-width sum the compiler keeps in registers, instead of K
-      // scores loaded and stored again for every feature.
-      for (std::int32_t block = 0; block < stride_; block += line_lanes) {
-        Line sum = Line::Zero();
-        for (std::int32_t e = 0; e < x.nnz; ++e)
-          sum += static_cast<T>(x.values[e]) * Eigen::Map<const Line>(feature_weights(x.indices[e]) + block);
-        std::copy_n(sum.data(), std::min(line_lanes, num_classes_ - block), scores_.data() + block);
+      // Up to four cache lines of classes per pass over x's features: fixed-width sums the compiler keeps in
+      // registers, instead of K scores loaded and stored again for every feature.
+      const std::int32_t blocks = stride_ / line_lanes;
+      for (std::int32_t first = 0; first < blocks; first += 4) {
+        switch (std::min(4, blocks - first)) {
+          case 1: score_blocks<1>(x, first); break;
+          case 2: score_blocks<2>(x, first); break;
+          case 3: score_blocks<3>(x, first); break;
+          default: score_blocks<4>(x, first); break;
+        }
       }
     } else if (x.is_dense()) {
       if constexpr (std::is_same_v<T, Feature>) {
@@ -217,6 +221,23 @@ class LinearModel {
   T* feature_weights(std::int32_t j) noexcept { return by_feature_.data() + static_cast<std::ptrdiff_t>(j) * stride_; }
   const T* feature_weights(std::int32_t j) const noexcept {
     return by_feature_.data() + static_cast<std::ptrdiff_t>(j) * stride_;
+  }
+  // Scores of the classes in cache lines [first_block, first_block + Blocks) of a feature-major model, summed
+  // in one pass over a sparse x (the same additions, in the same order, as one pass per line).
+  template <std::int32_t Blocks>
+  void score_blocks(const Instance& x, std::int32_t first_block) noexcept {
+    std::array<Line, Blocks> sums;
+    for (Line& sum : sums) sum.setZero();
+    const std::int32_t offset = first_block * line_lanes;
+    for (std::int32_t e = 0; e < x.nnz; ++e) {
+      const T value = static_cast<T>(x.values[e]);
+      const T* w = feature_weights(x.indices[e]) + offset;
+      for (std::int32_t b = 0; b < Blocks; ++b) sums[b] += value * Eigen::Map<const Line>(w + b * line_lanes);
+    }
+    for (std::int32_t b = 0; b < Blocks && offset + b * line_lanes < num_classes_; ++b) {
+      const std::int32_t begin = offset + b * line_lanes;
+      std::copy_n(sums[b].data(), std::min(line_lanes, num_classes_ - begin), scores_.data() + begin);
+    }
   }
   Eigen::Index stored_weights() const noexcept {
     return layout_ == WeightLayout::class_major ? weights_.size() : by_feature_.size();
