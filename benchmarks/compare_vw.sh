@@ -92,7 +92,7 @@ for name in "${datasets[@]}"; do
     {"name": "cspa", "grid": {"beta": [0.1, 0.2, 0.3, 0.5, 0.7, 0.9, "1/(2*(K-1))"]}},
     {"name": "banditron", "grid": {"gamma": [0.001, 0.01, 0.05, 0.1, 0.2, 0.4]}},
     {"name": "bpa", "grid": {"gamma": [0.001, 0.01, 0.05, 0.1, 0.2, 0.4]}},
-    {"name": "confidit", "grid": {"eta": [0.001, 0.01, 0.1, 1, 10, 100]}},
+    {"name": "confidit", "grid": {"eta": [0.0001, 0.001, 0.01, 0.1, 1, 10, 100, 1000, 10000, 100000]}},
     {"name": "spa", "oracle": {"name": "full"}, "as": "spa (full labels)"}
   ],
   "metrics": [{"name": "online_accuracy", "params": {"of": "proposed", "record_every": 0}}],
