@@ -86,12 +86,40 @@ TEST(Transforms, L2NormalizeAndMinmaxScale) {
   EXPECT_EQ(constant.row(1).values[0], 0.0f);
 }
 
+// Wide rows (the transform's loops run in vector blocks and a remainder): every column scaled by the formula of
+// ALGORITHMS.md 1.1 in double, then rounded to float; the constant column 5 becomes 0.
+TEST(Transforms, MinmaxScaleOnWideRowsMatchesTheFormulaExactly) {
+  const std::int32_t n = 7, d = 37;
+  std::vector<float> values(static_cast<std::size_t>(n * d));
+  for (std::int32_t i = 0; i < n; ++i)
+    for (std::int32_t j = 0; j < d; ++j)
+      values[static_cast<std::size_t>(i * d + j)] = j == 5 ? 2.5f : static_cast<float>((i * 31 + j * 17) % 11) - 3.3f * static_cast<float>(j);
+  Dataset data = Dataset::dense(n, d, values, std::vector<std::int32_t>(n, 0), 2);
+  make<Transform>("minmax_scale", {{"lower", "-1"}, {"upper", "2"}})->apply(data, {});
+  for (std::int32_t j = 0; j < d; ++j) {
+    double lo = values[static_cast<std::size_t>(j)], hi = lo;
+    for (std::int32_t i = 0; i < n; ++i) {
+      lo = std::min(lo, static_cast<double>(values[static_cast<std::size_t>(i * d + j)]));
+      hi = std::max(hi, static_cast<double>(values[static_cast<std::size_t>(i * d + j)]));
+    }
+    for (std::int32_t i = 0; i < n; ++i) {
+      const double v = values[static_cast<std::size_t>(i * d + j)];
+      const float expected = hi > lo ? static_cast<float>(-1.0 + 3.0 * (v - lo) / (hi - lo)) : 0.0f;
+      ASSERT_EQ(data.row(i).values[j], expected) << "row " << i << ", column " << j;
+    }
+  }
+}
+
 TEST(DatasetValidation, RefusesLabelsOutOfRangeAndNonFiniteValues) {
   EXPECT_EQ(error_of([] { Dataset::dense(2, 1, {1, 2}, {0, 2}, 2).validate("d"); }), "d: row 2: label 3 outside 1..2");
   EXPECT_EQ(error_of([] {
               Dataset::dense(2, 1, {1, NAN}, {0, 1}, 2).validate("d");
             }),
             "d: row 2, feature 1: value is not finite (nan)");
+  std::vector<float> wide(40, 0.5f);
+  wide[37] = -INFINITY;  // past the first vector blocks of the dense fast check
+  EXPECT_EQ(error_of([&] { Dataset::dense(2, 20, wide, {0, 1}, 2).validate("d"); }),
+            "d: row 2, feature 18: value is not finite (-inf)");
   EXPECT_EQ(error_of([] {
               Dataset::sparse(3, {0, 2}, {2, 1}, {1, 1}, {0}, 2).validate("d");
             }),

@@ -27,22 +27,35 @@ class MinmaxScale final : public glimpse::Transform {
       throw glimpse::Error(
           "minmax_scale: sparse data would become dense (zeros move); load it densely "
           "(e.g. the libsvm source's layout: dense)");
+    // Row by row, so every inner loop runs over contiguous memory and vectorises; the same arithmetic as
+    // per-element code. The extremes are kept as floats (exact: the values are floats).
     const std::int32_t d = data.dim();
-    std::vector<double> lo(static_cast<std::size_t>(d), std::numeric_limits<double>::infinity());
-    std::vector<double> hi(static_cast<std::size_t>(d), -std::numeric_limits<double>::infinity());
-    auto values = data.mutable_values();
-    for (std::int64_t i = 0; i < data.size(); ++i)
+    std::vector<float> lo(static_cast<std::size_t>(d), std::numeric_limits<float>::infinity());
+    std::vector<float> hi(static_cast<std::size_t>(d), -std::numeric_limits<float>::infinity());
+    const auto values = data.mutable_values();
+    for (std::int64_t i = 0; i < data.size(); ++i) {
+      const float* __restrict x = values.data() + i * d;
+      float* __restrict low = lo.data();
+      float* __restrict high = hi.data();
       for (std::int32_t j = 0; j < d; ++j) {
-        const double v = values[static_cast<std::size_t>(i * d + j)];
-        lo[j] = std::min(lo[j], v);
-        hi[j] = std::max(hi[j], v);
+        low[j] = x[j] < low[j] ? x[j] : low[j];
+        high[j] = x[j] > high[j] ? x[j] : high[j];
       }
-    for (std::int64_t i = 0; i < data.size(); ++i)
-      for (std::int32_t j = 0; j < d; ++j) {
-        auto& v = values[static_cast<std::size_t>(i * d + j)];
-        v = hi[j] > lo[j] ? static_cast<glimpse::Feature>(lower_ + (upper_ - lower_) * (v - lo[j]) / (hi[j] - lo[j]))
-                          : 0.0f;
-      }
+    }
+    std::vector<double> from(static_cast<std::size_t>(d)), width(static_cast<std::size_t>(d));
+    std::vector<std::int32_t> constant;  // set to 0; divided by 1 meanwhile, so the main loop has no branch
+    for (std::int32_t j = 0; j < d; ++j) {
+      from[j] = lo[j];
+      width[j] = static_cast<double>(hi[j]) - lo[j];
+      if (!(width[j] > 0)) constant.push_back(j), width[j] = 1.0;
+    }
+    const double span = upper_ - lower_;
+    for (std::int64_t i = 0; i < data.size(); ++i) {
+      float* __restrict x = values.data() + i * d;
+      for (std::int32_t j = 0; j < d; ++j)
+        x[j] = static_cast<glimpse::Feature>(lower_ + span * (x[j] - from[j]) / width[j]);
+      for (const std::int32_t j : constant) x[j] = 0.0f;
+    }
   }
 
  private:
