@@ -42,10 +42,9 @@ class MinmaxScale final : public glimpse::Transform {
         high[j] = x[j] > high[j] ? x[j] : high[j];
       }
     }
-    std::vector<double> from(static_cast<std::size_t>(d)), width(static_cast<std::size_t>(d));
+    std::vector<double> width(static_cast<std::size_t>(d));
     std::vector<std::int32_t> constant;  // set to 0; divided by 1 meanwhile, so the main loop has no branch
     for (std::int32_t j = 0; j < d; ++j) {
-      from[j] = lo[j];
       width[j] = static_cast<double>(hi[j]) - lo[j];
       if (!(width[j] > 0)) constant.push_back(j), width[j] = 1.0;
     }
@@ -53,7 +52,7 @@ class MinmaxScale final : public glimpse::Transform {
     for (std::int64_t i = 0; i < data.size(); ++i) {
       float* __restrict x = values.data() + i * d;
       for (std::int32_t j = 0; j < d; ++j)
-        x[j] = static_cast<glimpse::Feature>(lower_ + span * (x[j] - from[j]) / width[j]);
+        x[j] = static_cast<glimpse::Feature>(lower_ + span * (static_cast<double>(x[j]) - lo[j]) / width[j]);
       for (const std::int32_t j : constant) x[j] = 0.0f;
     }
   }
