@@ -93,12 +93,15 @@ const Dataset& dataset(bool sparse) {
   return sparse ? sparse_data : dense_data;
 }
 
+// How BM_Learner runs, besides as run_rounds does: for comparison, with weights one row per class even on sparse
+// rows (the layout before feature-major), or without telling the learner the next row (Learner::prefetch).
+enum class LearnerVariant { as_run, class_major, no_hint };
+
 // Bare learner: a fresh model, then predict + learn over one shuffled pass (the true label, or for bandit
-// learners whether the proposal was right), with the same one-row-ahead prefetch as run_rounds; no oracle,
+// learners whether the proposal was right), with run_rounds' one-row-ahead prefetch and hint; no oracle,
 // metrics or trace. One iteration = one pass.
-// class_major: weights one row per class even on sparse rows (the layout before feature-major), for comparison.
 void BM_Learner(benchmark::State& state, const std::string& learner_name, bool sparse, const std::string& precision,
-                bool class_major) {
+                LearnerVariant variant) {
   const Dataset& data = dataset(sparse);
   std::vector<std::int64_t> order(static_cast<std::size_t>(data.size()));
   fill_stream_order(order, 0, 0, StreamOrder::shuffle, data.labels(),
@@ -108,14 +111,18 @@ void BM_Learner(benchmark::State& state, const std::string& learner_name, bool s
   Prediction pred;
   pred.scores.resize(static_cast<std::size_t>(data.num_classes()));
   ProblemShape shape = data.shape();
-  if (class_major) shape.sparse = false;
+  if (variant == LearnerVariant::class_major) shape.sparse = false;
+  const bool hint = variant != LearnerVariant::no_hint;
   for (auto _ : state) {
     learner->reset(shape, 0);
     for (std::size_t position = 0; position < order.size(); ++position) {
       const auto i = order[position];
       const Instance x = data.row(i);
-      if (position + 1 < order.size()) data.row(order[position + 1]).prefetch();  // as run_rounds does
+      const bool has_next = position + 1 < order.size();  // as run_rounds does
+      const Instance next = has_next ? data.row(order[position + 1]) : Instance{};
+      if (has_next) next.prefetch();
       learner->predict(x, pred);
+      if (has_next && hint) learner->prefetch(next);
       if (full_feedback) {
         learner->learn(x, pred, LabelFeedback{data.label(i)});
       } else {
@@ -142,8 +149,11 @@ void BM_CandidateLearner(benchmark::State& state, const std::string& learner_nam
     for (std::size_t position = 0; position < order.size(); ++position) {
       const auto i = order[position];
       const Instance x = data.row(i);
-      if (position + 1 < order.size()) data.row(order[position + 1]).prefetch();
+      const bool has_next = position + 1 < order.size();
+      const Instance next = has_next ? data.row(order[position + 1]) : Instance{};
+      if (has_next) next.prefetch();
       learner->predict(x, pred);
+      if (has_next) learner->prefetch(next);
       set[0] = data.label(i);
       for (int j = 1; j < size; ++j) set[j] = (data.label(i) + j) % data.num_classes();
       learner->learn(x, pred, CandidateSetFeedback{set});
@@ -248,18 +258,22 @@ void register_all() {
     for (const bool sparse : {false, true}) {
       const std::string shape = sparse ? "sparse_d60000_nnz100_K20" : "dense_d784_K10";
       benchmark::RegisterBenchmark(("learner/" + learner + "/" + shape + "/float").c_str(), BM_Learner, learner, sparse,
-                                   std::string("float"), false)
+                                   std::string("float"), LearnerVariant::as_run)
           ->Unit(benchmark::kMillisecond);
     }
-  for (const std::string learner : {"perceptron", "cspa", "spa", "copa"})
+  for (const std::string learner : {"perceptron", "cspa", "spa", "copa"}) {
     benchmark::RegisterBenchmark(("learner/" + learner + "/sparse_d60000_nnz100_K20/float/class_major").c_str(),
-                                 BM_Learner, learner, true, std::string("float"), true)
+                                 BM_Learner, learner, true, std::string("float"), LearnerVariant::class_major)
         ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("learner/" + learner + "/sparse_d60000_nnz100_K20/float/no_hint").c_str(),
+                                 BM_Learner, learner, true, std::string("float"), LearnerVariant::no_hint)
+        ->Unit(benchmark::kMillisecond);
+  }
   for (const std::string learner : {"cspa", "banditron", "bpa", "confidit"})
     for (const bool sparse : {false, true}) {
       const std::string shape = sparse ? "sparse_d60000_nnz100_K20" : "dense_d784_K10";
       benchmark::RegisterBenchmark(("learner/" + learner + "/" + shape + "/float").c_str(), BM_Learner, learner, sparse,
-                                   std::string("float"), false)
+                                   std::string("float"), LearnerVariant::as_run)
           ->Unit(benchmark::kMillisecond);
     }
   for (const std::string learner : {"perceptron", "spa"})
@@ -267,7 +281,7 @@ void register_all() {
       for (const std::string precision : {"float", "double"}) {
         const std::string shape = sparse ? "sparse_d60000_nnz100_K20" : "dense_d784_K10";
         benchmark::RegisterBenchmark(("learner/" + learner + "/" + shape + "/" + precision).c_str(), BM_Learner,
-                                     learner, sparse, precision, false)
+                                     learner, sparse, precision, LearnerVariant::as_run)
             ->Unit(benchmark::kMillisecond);
         benchmark::RegisterBenchmark(("round_loop/" + learner + "/" + shape + "/" + precision).c_str(), BM_RoundLoop,
                                      learner, sparse, precision)

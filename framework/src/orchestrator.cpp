@@ -230,7 +230,9 @@ bool run_rounds_loop(const RoundLoopInputs& in, RunRecord& record) {
         const std::int64_t row = order[position];
         ++t;
         const Instance x = data.row(row);
-        if (position + 1 < order.size()) data.row(order[position + 1]).prefetch();
+        const bool has_next = position + 1 < order.size();
+        const Instance next = has_next ? data.row(order[position + 1]) : Instance{};
+        if (has_next) next.prefetch();
         RoundTruth truth{t, data.label(row), {}};
         if (has_probabilities)
           truth.class_probabilities = {data.class_probabilities.data() + row * shape.K,
@@ -245,6 +247,7 @@ bool run_rounds_loop(const RoundLoopInputs& in, RunRecord& record) {
           if (!std::isfinite(prediction.scores[k]))
             throw RunFailure(t, "the learner's score for class " + std::to_string(k + 1) + " is " +
                                     std::to_string(prediction.scores[k]) + " (did its weights diverge?)");
+        if (has_next) in.learner->prefetch(next);
         lap(RoundProfile::predict);
         bool queried = true;
         if (in.query_rule) {

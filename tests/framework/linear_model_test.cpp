@@ -132,5 +132,41 @@ TEST(LinearModel, LearnersPredictAlikeOnSparseRowsAndTheirDenseTwins) {
   }
 }
 
+// Learner::prefetch only moves loads earlier: with the true next row as the hint, a wrong row, or none, every
+// linear learner's scores stay bit for bit those of a copy never given a hint.
+TEST(LinearModel, PrefetchHintsChangeNoResult) {
+  const std::int32_t k = 20, d = 40;  // two cache lines of float weights per feature
+  Rng rng(8);
+  std::vector<SparseRow> rows;
+  for (int t = 0; t < 301; ++t) rows.push_back(random_sparse_row(rng, d));
+  for (const std::string name : {"perceptron", "spa", "cspa", "copa", "cpa", "banditron", "bpa", "avg_perceptron",
+                                 "max_perceptron", "avg_pegasos", "max_pegasos", "pegasos"}) {
+    SCOPED_TRACE(name);
+    const PluginSpec& spec = *registry().find(name)->spec;
+    const ProblemShape shape{300, d, k, true};
+    auto plain = make<Learner>(name, {{"precision", "float"}}, &shape);
+    auto hinted = make<Learner>(name, {{"precision", "float"}}, &shape);
+    plain->reset(shape, 3);
+    hinted->reset(shape, 3);
+    Prediction a, b;
+    a.scores.resize(k);
+    b.scores.resize(k);
+    std::vector<std::int32_t> set_a, set_b;
+    for (int t = 0; t < 300; ++t) {
+      const Instance x = rows[static_cast<std::size_t>(t)].view();
+      plain->predict(x, a);
+      hinted->predict(x, b);
+      for (std::int32_t c = 0; c < k; ++c) ASSERT_EQ(a.scores[c], b.scores[c]) << "round " << t << " class " << c;
+      ASSERT_EQ(a.proposed, b.proposed) << "round " << t;
+      // Mostly the true next row, every fifth round a wrong one (the hint is only a guess), every seventh none.
+      if (t % 7 != 6) hinted->prefetch(rows[static_cast<std::size_t>(t % 5 == 4 ? (t * 13) % 300 : t + 1)].view());
+      const auto y = static_cast<std::int32_t>(rng.below(k));
+      plain->learn(x, a, feedback_for(spec, y, a, k, set_a));
+      hinted->learn(x, b, feedback_for(spec, y, b, k, set_b));
+    }
+    EXPECT_NE(a.scores[0], 0.0);  // the models did learn
+  }
+}
+
 }  // namespace
 }  // namespace glimpse::test

@@ -56,6 +56,10 @@ class GLIMPSE_API Learner : public PluginObject {
   // Called every round after predict on the same x, with what the oracle said (NoFeedback when the
   // query rule did not ask). A learner never sees the true label except through `feedback`.
   virtual void learn(const Instance& x, const Prediction& pred, const Feedback& feedback) = 0;
+  // A hint, given during a round after predict(), that `upcoming` is the next round's row: a learner whose rounds
+  // wait on memory (a sparse row's weights scattered over a large matrix) can start loading what it will read, so
+  // the loads overlap this round's remaining work. Must change nothing a prediction depends on.
+  virtual void prefetch(const Instance& upcoming) noexcept { (void)upcoming; }
   // Held-out evaluation: the greedy prediction for x, changing nothing (no learning, no random draws), so a
   // run's training does not depend on how often it is tested. The default calls predict(); a learner whose
   // predict() draws randomness or keeps state must override it.

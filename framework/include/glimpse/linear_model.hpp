@@ -80,6 +80,8 @@ class LinearModel {
       by_feature_.setZero(stride_, dim);
       weights_.resize(0, 0);
     }
+    upcoming_ = {};
+    requested_ = nullptr;
     scores_.setZero(num_classes);
     step_.setZero(stride_);
     if constexpr (!std::is_same_v<T, Feature>) converted_.setZero(dim);
@@ -98,16 +100,25 @@ class LinearModel {
     return layout_ == WeightLayout::class_major ? weights_(k, j) : by_feature_(k, j);
   }
 
+  // The row the next compute_scores() will most likely see (Learner::prefetch's hint). Sparse rows on a
+  // feature-major model wait on their weights: the next update asks for the upcoming row's weights feature by
+  // feature, between its own read-modify-writes, so those loads overlap the update; compute_scores() then asks
+  // only when nobody has. Only when loads start depends on the hint, never a result. Valid until the next
+  // compute_scores() or reset().
+  void expect(const Instance& upcoming) noexcept {
+    if (layout_ == WeightLayout::feature_major && upcoming.sparse) upcoming_ = upcoming;
+  }
+
   // s_i = w_i . x for every class; the result lives in the model until the next call.
   const Vector& compute_scores(const Instance& x) noexcept {
+    const bool requested = x.indices != nullptr && x.indices == requested_;
+    upcoming_ = {};
+    requested_ = nullptr;
     if (layout_ == WeightLayout::feature_major && x.sparse) {
-      // Ask for every feature's weights first: the loads are independent, so they overlap instead of each
-      // waiting behind the arithmetic of the previous features.
-      const auto bytes = static_cast<std::ptrdiff_t>(sizeof(T)) * stride_;
-      for (std::int32_t e = 0; e < x.nnz; ++e) {
-        const char* w = reinterpret_cast<const char*>(feature_weights(x.indices[e]));
-        for (std::ptrdiff_t b = 0; b < bytes; b += 64) __builtin_prefetch(w + b);
-      }
+      // Ask for every feature's weights first (unless an update already did): the loads are independent, so
+      // they overlap instead of each waiting behind the arithmetic of the previous features.
+      if (!requested)
+        for (std::int32_t e = 0; e < x.nnz; ++e) request_feature(x.indices[e]);
       // Up to four cache lines of classes per pass over x's features: fixed-width sums the compiler keeps in
       // registers, instead of K scores loaded and stored again for every feature.
       const std::int32_t blocks = stride_ / line_lanes;
@@ -163,10 +174,15 @@ class LinearModel {
   // w_k += c * x
   void add_to_row(std::int32_t k, T c, const Instance& x) noexcept {
     if (layout_ == WeightLayout::feature_major) {
-      if (x.is_dense())
+      if (x.is_dense()) {
         for (std::int32_t j = 0; j < x.dim; ++j) by_feature_(k, j) += c * static_cast<T>(x.values[j]);
-      else
-        for (std::int32_t e = 0; e < x.nnz; ++e) by_feature_(k, x.indices[e]) += c * static_cast<T>(x.values[e]);
+      } else {
+        for (std::int32_t e = 0; e < x.nnz; ++e) {
+          request_upcoming(e);
+          by_feature_(k, x.indices[e]) += c * static_cast<T>(x.values[e]);
+        }
+        request_upcoming_rest(x.nnz);
+      }
       return;
     }
     if (x.is_dense()) {
@@ -195,11 +211,13 @@ class LinearModel {
       T* step = step_.data();  // zero past K, so the padding stays zero
       for (std::int32_t k = 0; k < num_classes_; ++k) step[k] = static_cast<T>(coefficient_of(k));
       for (std::int32_t e = 0; e < x.nnz; ++e) {
+        request_upcoming(e);
         const T v = static_cast<T>(x.values[e]);
         T* w = feature_weights(x.indices[e]);
         for (std::int32_t block = 0; block < stride_; block += line_lanes)
           Eigen::Map<Line>(w + block) += v * Eigen::Map<const Line>(step + block);
       }
+      request_upcoming_rest(x.nnz);
       return;
     }
     for (std::int32_t k = 0; k < num_classes_; ++k) {
@@ -217,6 +235,21 @@ class LinearModel {
   }
 
  private:
+  // Starts loading feature j's weight lines (feature-major layout).
+  void request_feature(std::int32_t j) const noexcept {
+    prefetch_bytes(feature_weights(j), static_cast<std::ptrdiff_t>(sizeof(T)) * stride_);
+  }
+  // Inside an update's loop over a sparse row: the upcoming row's e-th feature, if any.
+  void request_upcoming(std::int32_t e) const noexcept {
+    if (e < upcoming_.nnz) request_feature(upcoming_.indices[e]);
+  }
+  // After that loop (of `done` features): the upcoming row's remaining features; its weights are then all asked for.
+  void request_upcoming_rest(std::int32_t done) noexcept {
+    if (upcoming_.nnz == 0) return;
+    for (std::int32_t e = done; e < upcoming_.nnz; ++e) request_feature(upcoming_.indices[e]);
+    requested_ = upcoming_.indices;
+    upcoming_ = {};
+  }
   // Feature j's K weights and their padding (feature-major layout).
   T* feature_weights(std::int32_t j) noexcept { return by_feature_.data() + static_cast<std::ptrdiff_t>(j) * stride_; }
   const T* feature_weights(std::int32_t j) const noexcept {
@@ -247,6 +280,8 @@ class LinearModel {
     return layout_ == WeightLayout::class_major ? weights_.data() : by_feature_.data();
   }
 
+  Instance upcoming_;                          // expect()'s row, until an update asks for its weights
+  const std::int32_t* requested_ = nullptr;  // indices of the row whose weights an update asked for
   WeightLayout layout_ = WeightLayout::class_major;
   std::int32_t num_classes_ = 0;
   std::int32_t stride_ = 0;        // feature-major: K rounded up to whole cache lines

@@ -32,6 +32,7 @@ class Copa final : public glimpse::Learner {
   }
 
   void predict(const glimpse::Instance& x, glimpse::Prediction& pred) override { model_.predict_greedy(x, pred); }
+  void prefetch(const glimpse::Instance& upcoming) noexcept override { model_.expect(upcoming); }
 
   void learn(const glimpse::Instance& x, const glimpse::Prediction&, const glimpse::Feedback& feedback) override {
     const std::int32_t y = glimpse::full_label(feedback);

@@ -24,6 +24,7 @@ class Cpa final : public glimpse::Learner {
 
   void reset(const glimpse::ProblemShape& shape, std::uint64_t) override { model_.reset(shape); }
   void predict(const glimpse::Instance& x, glimpse::Prediction& pred) override { model_.predict_greedy(x, pred); }
+  void prefetch(const glimpse::Instance& upcoming) noexcept override { model_.expect(upcoming); }
   void learn(const glimpse::Instance& x, const glimpse::Prediction&, const glimpse::Feedback& feedback) override {
     const auto* complementary = std::get_if<glimpse::ComplementaryFeedback>(&feedback);
     if (!complementary) return;

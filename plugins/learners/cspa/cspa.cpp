@@ -34,6 +34,7 @@ class Cspa final : public glimpse::Learner {
     step_.reset(shape.K);
   }
   void predict(const glimpse::Instance& x, glimpse::Prediction& pred) override { model_.predict_greedy(x, pred); }
+  void prefetch(const glimpse::Instance& upcoming) noexcept override { model_.expect(upcoming); }
 
   void learn(const glimpse::Instance& x, const glimpse::Prediction& pred, const glimpse::Feedback& feedback) override {
     const auto* answer = std::get_if<glimpse::CorrectnessFeedback>(&feedback);

@@ -27,6 +27,7 @@ class Perceptron final : public glimpse::Learner {
   void reset(const glimpse::ProblemShape& shape, std::uint64_t) override { model_.reset(shape); }
 
   void predict(const glimpse::Instance& x, glimpse::Prediction& pred) override { model_.predict_greedy(x, pred); }
+  void prefetch(const glimpse::Instance& upcoming) noexcept override { model_.expect(upcoming); }
 
   void learn(const glimpse::Instance& x, const glimpse::Prediction& pred, const glimpse::Feedback& feedback) override {
     const std::int32_t y = glimpse::full_label(feedback);

@@ -94,6 +94,7 @@ class CandidatePerceptron final : public Learner {
     hinge_.reset(shape.K);
   }
   void predict(const Instance& x, Prediction& pred) override { model_.predict_greedy(x, pred); }
+  void prefetch(const Instance& upcoming) noexcept override { model_.expect(upcoming); }
   void learn(const Instance& x, const Prediction&, const Feedback& feedback) override {
     std::int32_t single = -1;
     const auto y = candidate_set(feedback, single);
@@ -147,6 +148,7 @@ class CandidatePegasos final : public Learner {
     for (auto& s : pred.scores) s *= scale_;
     pred.predicted = pred.proposed = argmax(pred.scores);
   }
+  void prefetch(const Instance& upcoming) noexcept override { model_.expect(upcoming); }
   void learn(const Instance& x, const Prediction& pred, const Feedback& feedback) override {
     ++round_;
     std::int32_t single = -1;

@@ -45,6 +45,7 @@ class EpsilonGreedyLinearLearner : public Learner {
     pred.proposed = explore_.propose(pred.predicted, gamma_, rng_);
   }
   void evaluate(const Instance& x, Prediction& pred) override { model_.predict_greedy(x, pred); }
+  void prefetch(const Instance& upcoming) noexcept override { model_.expect(upcoming); }
 
  protected:
   double gamma_;
