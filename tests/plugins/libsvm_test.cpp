@@ -1,4 +1,7 @@
 // The LIBSVM reader on good and malformed input; every error names the file and line.
+#include <zlib.h>
+
+#include <algorithm>
 #include <fstream>
 
 #include "support.hpp"
@@ -65,6 +68,52 @@ TEST_F(Libsvm, MalformedLinesAreRefusedWithFileAndLine) {
               source->load();
             }),
             (dir.path() / "missing.txt").string() + ": cannot open the data file");
+}
+
+// The text readers take a file in chunks of 1 MiB (readers::for_each_file_line): rows across chunk boundaries,
+// a "\r\n" cut between two chunks and a last line without an end of line read as they would whole, plain or
+// gzipped, and errors past the first chunk still name their line.
+TEST_F(Libsvm, LinesAcrossReadChunksReadWhole) {
+  constexpr std::size_t chunk = 1 << 20;
+  std::string text;
+  std::int64_t rows = 0;
+  while (text.size() < 3 * chunk) {
+    std::string line = std::to_string(rows % 3 + 1);
+    line.append(" 1:").append(std::to_string(rows));
+    for (std::int64_t j = 2; j <= 2 + rows % 40; ++j) line.append(" ").append(std::to_string(j)).append(":0.5");
+    if (text.size() < chunk && text.size() + line.size() + 200 > chunk) {
+      line.append(" #");  // pad with a comment so this line's '\r' is the first chunk's last byte
+      line.append(chunk - 1 - text.size() - line.size(), 'x');
+      text.append(line).append("\r\n");
+    } else {
+      text.append(line).append(rows % 5 == 0 ? "\r\n" : "\n");
+    }
+    ++rows;
+  }
+  ASSERT_EQ(text.find("\r\n", chunk - 1 - 10), chunk - 1);
+  text.append("2 1:").append(std::to_string(rows++)).append(" 7:1");  // no end of line
+  const auto check = [&](const Dataset& d) {
+    ASSERT_EQ(d.size(), rows);
+    for (std::int64_t i = 0; i < rows; ++i) {
+      const Instance x = d.row(i);
+      ASSERT_EQ(x.values[0], static_cast<Feature>(i)) << "row " << i;
+      ASSERT_EQ(d.class_names[static_cast<std::size_t>(d.label(i))], std::to_string(i == rows - 1 ? 2 : i % 3 + 1));
+    }
+    EXPECT_EQ(d.row(rows - 1).nnz, 2);
+  };
+  check(load(text, {{"layout", "sparse"}}));
+  {
+    gzFile out = gzopen((dir.path() / "d.txt.gz").c_str(), "wb");
+    ASSERT_EQ(gzwrite(out, text.data(), static_cast<unsigned>(text.size())), static_cast<int>(text.size()));
+    gzclose(out);
+  }
+  check(make<DataSource>("libsvm", {{"path", (dir.path() / "d.txt.gz").string()}, {"layout", "sparse"}})->load());
+  // A bad token on the line that runs across the second chunk boundary.
+  const std::size_t cut = text.rfind('\n', 2 * chunk) + 1;
+  const auto line = std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(cut), '\n') + 1;
+  std::string bad = text;
+  bad.insert(cut, "1 1:oops ");
+  EXPECT_EQ(refusal(bad), file() + ":" + std::to_string(line) + ": expected a number after '1:', got 'oops'");
 }
 
 }  // namespace

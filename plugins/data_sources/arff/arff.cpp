@@ -62,7 +62,6 @@ class ArffSource final : public glimpse::DataSource {
   glimpse::Dataset load() override {
     const auto& file = path_;
     const std::string name = file.string();
-    const std::string text = readers::read_whole_file(file);
     std::vector<Attribute> attributes;
     bool in_data = false;
     std::size_t label = 0;
@@ -71,7 +70,7 @@ class ArffSource final : public glimpse::DataSource {
     std::vector<glimpse::Feature> values, row;
     std::vector<std::int32_t> labels;  // index into the class attribute's declared values
     std::vector<std::int64_t> label_lines;
-    readers::for_each_line(text, [&](std::int64_t line_number, std::string_view raw) {
+    readers::for_each_file_line(file, [&](std::int64_t line_number, std::string_view raw) {
       const auto where = [&] { return name + ":" + std::to_string(line_number); };
       const std::string_view line = readers::trim(raw);
       if (line.empty() || line.front() == '%') return;

@@ -71,7 +71,6 @@ class CsvSource final : public glimpse::DataSource {
   glimpse::Dataset load() override {
     const auto& file = path_;
     const std::string name = file.string();
-    const std::string text = readers::read_whole_file(file);
     std::vector<std::string> header;
     std::vector<bool> keep;  // per column: a feature (not the label, not ignored)
     std::size_t label = 0, columns = 0;
@@ -79,7 +78,7 @@ class CsvSource final : public glimpse::DataSource {
     std::vector<glimpse::Feature> values;
     std::int64_t d = 0;
     bool first = true;
-    readers::for_each_line(text, [&](std::int64_t line_number, std::string_view line) {
+    readers::for_each_file_line(file, [&](std::int64_t line_number, std::string_view line) {
       if (line_number <= skip_lines_ || readers::trim(line).empty()) return;
       const auto where = [&] { return name + ":" + std::to_string(line_number); };
       auto fields = delimiter_ == ' ' ? split_blanks(line) : split_fields(line, delimiter_);

@@ -34,17 +34,13 @@ class LibsvmSource final : public glimpse::DataSource {
 
   glimpse::Dataset load() override {
     const auto& file = path_;
-    return parse(readers::read_whole_file(file), file.string());
-  }
-
- private:
-  glimpse::Dataset parse(const std::string& text, const std::string& name) const {
+    const std::string name = file.string();
     readers::RawLabels raw_labels;
     std::vector<std::int64_t> offsets{0};
     std::vector<std::int32_t> indices;
     std::vector<glimpse::Feature> values;
     std::int64_t max_index = 0;
-    readers::for_each_line(text, [&](std::int64_t line_number, std::string_view line) {
+    readers::for_each_file_line(file, [&](std::int64_t line_number, std::string_view line) {
       if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
       const auto where = [&] { return name + ":" + std::to_string(line_number); };
       std::size_t p = 0;
@@ -111,6 +107,7 @@ class LibsvmSource final : public glimpse::DataSource {
     return data;
   }
 
+ private:
   std::filesystem::path path_;
   std::int64_t num_classes_, num_features_;
   std::string layout_;

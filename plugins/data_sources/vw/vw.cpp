@@ -34,14 +34,13 @@ class VwSource final : public glimpse::DataSource {
   glimpse::Dataset load() override {
     const auto& file = path_;
     const std::string name = file.string();
-    const std::string text = readers::read_whole_file(file);
     std::unordered_map<std::string, std::int32_t> columns;
     readers::RawLabels raw_labels;
     std::vector<std::int64_t> offsets{0};
     std::vector<std::int32_t> indices;
     std::vector<glimpse::Feature> values;
     std::vector<std::pair<std::int32_t, double>> row;
-    readers::for_each_line(text, [&](std::int64_t line_number, std::string_view line) {
+    readers::for_each_file_line(file, [&](std::int64_t line_number, std::string_view line) {
       if (readers::trim(line).empty()) return;
       const auto where = [&] { return name + ":" + std::to_string(line_number); };
       const auto bar = line.find('|');

@@ -29,8 +29,7 @@ inline MatrixFile read_matrix(const std::filesystem::path& file, double lowest, 
                               const std::string& expected) {
   MatrixFile m;
   m.file = file;
-  const std::string text = read_whole_file(file);
-  for_each_line(text, [&](std::int64_t line_number, std::string_view line) {
+  for_each_file_line(file, [&](std::int64_t line_number, std::string_view line) {
     if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
     std::int32_t count = 0;
     std::size_t pos = 0;

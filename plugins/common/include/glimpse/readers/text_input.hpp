@@ -1,5 +1,5 @@
-// What every data reader shares: reading a file whole, numbers, the policy for non-finite values, and
-// turning the label text of each row into classes 0..K-1 with names.
+// What every data reader shares: reading a file (whole, or line by line), numbers, the policy for non-finite
+// values, and turning the label text of each row into classes 0..K-1 with names.
 #pragma once
 
 #include <zlib.h>
@@ -13,6 +13,7 @@
 #include <fstream>
 #include <glimpse/glimpse.hpp>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -60,19 +61,45 @@ inline std::string_view trim(std::string_view s) {
   return s;
 }
 
-// Calls f(line_number, line) for every line (1-based numbers; the line without its end-of-line).
+// Calls f(line_number, line) for every line of the file, gunzipped when compressed (1-based numbers; the line
+// without its "\n" or "\r\n"; no empty last line after a final end of line). The file is read in chunks and only
+// a line running across two of them is copied, so a reader holds what it parsed, not the text as well: a 0.7 GB
+// VW text file of fashion-mnist read whole cost 0.7 GB beside the dataset.
 template <class F>
-void for_each_line(std::string_view text, F&& f) {
+void for_each_file_line(const std::filesystem::path& file, F&& f) {
+  const std::unique_ptr<gzFile_s, int (*)(gzFile)> in(gzopen(file.c_str(), "rb"), &gzclose);
+  if (!in) throw Error(file.string(), "cannot open the data file");
+  gzbuffer(in.get(), 1 << 20);
+  std::vector<char> chunk(1 << 20);
+  std::string pending;  // the start of a line the last chunk cut
   std::int64_t number = 0;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(pos, end - pos);
+  const auto emit = [&](std::string_view line) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     f(++number, line);
-    pos = end + 1;
+  };
+  for (;;) {
+    const int got = gzread(in.get(), chunk.data(), static_cast<unsigned>(chunk.size()));
+    if (got < 0) {
+      int code = Z_OK;
+      const char* message = gzerror(in.get(), &code);
+      throw Error(file.string(), "cannot read the data file (" + std::string(message ? message : "") + ")");
+    }
+    if (got == 0) break;
+    const std::string_view text(chunk.data(), static_cast<std::size_t>(got));
+    std::size_t pos = 0;
+    for (std::size_t end = text.find('\n'); end != std::string_view::npos; end = text.find('\n', pos)) {
+      if (pending.empty()) {
+        emit(text.substr(pos, end - pos));
+      } else {
+        pending.append(text.substr(pos, end - pos));
+        emit(pending);
+        pending.clear();
+      }
+      pos = end + 1;
+    }
+    pending.append(text.substr(pos));
   }
+  if (!pending.empty()) emit(pending);
 }
 
 // What to do with NaN, Inf and missing values: refuse them (default) or read them as 0.
