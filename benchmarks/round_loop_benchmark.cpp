@@ -265,8 +265,8 @@ void register_all() {
     benchmark::RegisterBenchmark(("learner/" + learner + "/sparse_d60000_nnz100_K20/float/class_major").c_str(),
                                  BM_Learner, learner, true, std::string("float"), LearnerVariant::class_major)
         ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark(("learner/" + learner + "/sparse_d60000_nnz100_K20/float/no_hint").c_str(),
-                                 BM_Learner, learner, true, std::string("float"), LearnerVariant::no_hint)
+    benchmark::RegisterBenchmark(("learner/" + learner + "/sparse_d60000_nnz100_K20/float/no_hint").c_str(), BM_Learner,
+                                 learner, true, std::string("float"), LearnerVariant::no_hint)
         ->Unit(benchmark::kMillisecond);
   }
   for (const std::string learner : {"cspa", "banditron", "bpa", "confidit"})

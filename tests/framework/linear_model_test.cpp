@@ -98,10 +98,14 @@ Feedback feedback_for(const PluginSpec& spec, std::int32_t y, const Prediction& 
   return ComplementaryFeedback{(y + 1 + pred.predicted % (k - 1)) % k};
 }
 
+// Every shipped learner built on LinearModel.
+const std::vector<std::string> linear_learners = {
+    "perceptron",     "spa",         "cspa",        "copa",   "cpa", "banditron", "bpa", "avg_perceptron",
+    "max_perceptron", "avg_pegasos", "max_pegasos", "pegasos"};
+
 TEST(LinearModel, LearnersPredictAlikeOnSparseRowsAndTheirDenseTwins) {
   const std::int32_t k = 4, d = 12;
-  for (const std::string name : {"perceptron", "spa", "cspa", "copa", "cpa", "banditron", "bpa", "avg_perceptron",
-                                 "max_perceptron", "avg_pegasos", "max_pegasos", "pegasos"}) {
+  for (const std::string& name : linear_learners) {
     SCOPED_TRACE(name);
     const PluginSpec& spec = *registry().find(name)->spec;
     const ProblemShape shape{300, d, k, false};
@@ -139,8 +143,7 @@ TEST(LinearModel, PrefetchHintsChangeNoResult) {
   Rng rng(8);
   std::vector<SparseRow> rows;
   for (int t = 0; t < 301; ++t) rows.push_back(random_sparse_row(rng, d));
-  for (const std::string name : {"perceptron", "spa", "cspa", "copa", "cpa", "banditron", "bpa", "avg_perceptron",
-                                 "max_perceptron", "avg_pegasos", "max_pegasos", "pegasos"}) {
+  for (const std::string& name : linear_learners) {
     SCOPED_TRACE(name);
     const PluginSpec& spec = *registry().find(name)->spec;
     const ProblemShape shape{300, d, k, true};

@@ -280,7 +280,7 @@ class LinearModel {
     return layout_ == WeightLayout::class_major ? weights_.data() : by_feature_.data();
   }
 
-  Instance upcoming_;                          // expect()'s row, until an update asks for its weights
+  Instance upcoming_;                        // expect()'s row, until an update asks for its weights
   const std::int32_t* requested_ = nullptr;  // indices of the row whose weights an update asked for
   WeightLayout layout_ = WeightLayout::class_major;
   std::int32_t num_classes_ = 0;
