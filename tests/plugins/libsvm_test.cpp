@@ -108,6 +108,16 @@ TEST_F(Libsvm, LinesAcrossReadChunksReadWhole) {
     gzclose(out);
   }
   check(make<DataSource>("libsvm", {{"path", (dir.path() / "d.txt.gz").string()}, {"layout", "sparse"}})->load());
+  // A gzip file cut short is a read error naming the file, not a silently shorter dataset.
+  std::string compressed;
+  {
+    std::ifstream gz(dir.path() / "d.txt.gz", std::ios::binary);
+    compressed.assign(std::istreambuf_iterator<char>(gz), {});
+  }
+  { std::ofstream(dir.path() / "cut.gz", std::ios::binary) << compressed.substr(0, compressed.size() / 2); }
+  const std::string cut_file = (dir.path() / "cut.gz").string();
+  EXPECT_EQ(error_of([&] { make<DataSource>("libsvm", {{"path", cut_file}})->load(); }),
+            cut_file + ": cannot read the data file (unexpected end of file)");
   // A bad token on the line that runs across the second chunk boundary.
   const std::size_t cut = text.rfind('\n', 2 * chunk) + 1;
   const auto line = std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(cut), '\n') + 1;

@@ -21,21 +21,40 @@
 
 namespace glimpse::readers {
 
-// The file's bytes, gunzipped when it is gzip-compressed (zlib reads plain files unchanged).
+// A data file read through zlib: gunzipped when gzip-compressed, plain files unchanged. Errors name the file.
+class GzipInput {
+ public:
+  explicit GzipInput(const std::filesystem::path& file) : file_(file), in_(gzopen(file.c_str(), "rb"), &gzclose) {
+    if (!in_) throw Error(file.string(), "cannot open the data file");
+    gzbuffer(in_.get(), 1 << 20);
+  }
+  // Fills `buffer` from the start with up to its size in bytes; returns how many, 0 at the end. A gzip stream
+  // cut short is an error: zlib hands out what it could inflate and then reports the end as a plain one, with
+  // Z_BUF_ERROR, which would otherwise load a silently shorter dataset.
+  std::size_t read(std::vector<char>& buffer) {
+    const int got = gzread(in_.get(), buffer.data(), static_cast<unsigned>(buffer.size()));
+    int code = Z_OK;
+    const char* message = got <= 0 ? gzerror(in_.get(), &code) : nullptr;
+    if (got < 0 || (got == 0 && code == Z_BUF_ERROR)) {
+      std::string why = message ? message : "";
+      if (why.starts_with(file_.string() + ": ")) why.erase(0, file_.string().size() + 2);  // zlib names the file too
+      throw Error(file_.string(), "cannot read the data file (" + why + ")");
+    }
+    return static_cast<std::size_t>(got);
+  }
+
+ private:
+  std::filesystem::path file_;
+  std::unique_ptr<gzFile_s, int (*)(gzFile)> in_;
+};
+
+// The file's bytes (gunzipped), whole: for binary formats; text readers go line by line (for_each_file_line).
 inline std::string read_whole_file(const std::filesystem::path& file) {
-  gzFile in = gzopen(file.c_str(), "rb");
-  if (!in) throw Error(file.string(), "cannot open the data file");
-  gzbuffer(in, 1 << 20);
-  std::string text;
-  char chunk[1 << 16];
-  int got = 0;
-  while ((got = gzread(in, chunk, sizeof chunk)) > 0) text.append(chunk, static_cast<std::size_t>(got));
-  int code = Z_OK;
-  const char* message = got < 0 ? gzerror(in, &code) : nullptr;
-  const std::string why = message ? message : "";
-  gzclose(in);
-  if (got < 0) throw Error(file.string(), "cannot read the data file (" + why + ")");
-  return text;
+  GzipInput in(file);
+  std::vector<char> chunk(1 << 20);
+  std::string bytes;
+  for (std::size_t got = in.read(chunk); got > 0; got = in.read(chunk)) bytes.append(chunk.data(), got);
+  return bytes;
 }
 
 // The whole text must be a number ("+1", "-2.5e3", "nan", "inf" included).
@@ -67,9 +86,7 @@ inline std::string_view trim(std::string_view s) {
 // VW text file of fashion-mnist read whole cost 0.7 GB beside the dataset.
 template <class F>
 void for_each_file_line(const std::filesystem::path& file, F&& f) {
-  const std::unique_ptr<gzFile_s, int (*)(gzFile)> in(gzopen(file.c_str(), "rb"), &gzclose);
-  if (!in) throw Error(file.string(), "cannot open the data file");
-  gzbuffer(in.get(), 1 << 20);
+  GzipInput in(file);
   std::vector<char> chunk(1 << 20);
   std::string pending;  // the start of a line the last chunk cut
   std::int64_t number = 0;
@@ -77,15 +94,8 @@ void for_each_file_line(const std::filesystem::path& file, F&& f) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     f(++number, line);
   };
-  for (;;) {
-    const int got = gzread(in.get(), chunk.data(), static_cast<unsigned>(chunk.size()));
-    if (got < 0) {
-      int code = Z_OK;
-      const char* message = gzerror(in.get(), &code);
-      throw Error(file.string(), "cannot read the data file (" + std::string(message ? message : "") + ")");
-    }
-    if (got == 0) break;
-    const std::string_view text(chunk.data(), static_cast<std::size_t>(got));
+  for (std::size_t got = in.read(chunk); got > 0; got = in.read(chunk)) {
+    const std::string_view text(chunk.data(), got);
     std::size_t pos = 0;
     for (std::size_t end = text.find('\n'); end != std::string_view::npos; end = text.find('\n', pos)) {
       if (pending.empty()) {
