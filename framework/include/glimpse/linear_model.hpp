@@ -117,8 +117,7 @@ class LinearModel {
     if (layout_ == WeightLayout::feature_major && x.sparse) {
       // Ask for every feature's weights first (unless an update already did): the loads are independent, so
       // they overlap instead of each waiting behind the arithmetic of the previous features.
-      if (!requested)
-        for (std::int32_t e = 0; e < x.nnz; ++e) request_feature(x.indices[e]);
+      if (!requested) request_features(x, 0);
       // Up to four cache lines of classes per pass over x's features: fixed-width sums the compiler keeps in
       // registers, instead of K scores loaded and stored again for every feature.
       const std::int32_t blocks = stride_ / line_lanes;
@@ -239,6 +238,10 @@ class LinearModel {
   void request_feature(std::int32_t j) const noexcept {
     prefetch_bytes(feature_weights(j), static_cast<std::ptrdiff_t>(sizeof(T)) * stride_);
   }
+  // The same for a sparse row's features from the `first`-th on.
+  void request_features(const Instance& row, std::int32_t first) const noexcept {
+    for (std::int32_t e = first; e < row.nnz; ++e) request_feature(row.indices[e]);
+  }
   // Inside an update's loop over a sparse row: the upcoming row's e-th feature, if any.
   void request_upcoming(std::int32_t e) const noexcept {
     if (e < upcoming_.nnz) request_feature(upcoming_.indices[e]);
@@ -246,7 +249,7 @@ class LinearModel {
   // After that loop (of `done` features): the upcoming row's remaining features; its weights are then all asked for.
   void request_upcoming_rest(std::int32_t done) noexcept {
     if (upcoming_.nnz == 0) return;
-    for (std::int32_t e = done; e < upcoming_.nnz; ++e) request_feature(upcoming_.indices[e]);
+    request_features(upcoming_, done);
     requested_ = upcoming_.indices;
     upcoming_ = {};
   }
