@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <iostream>
 #include <map>
 #include <mutex>
 #include <numeric>
@@ -313,6 +314,17 @@ fs::path default_output(const Protocol& protocol) {
   return fs::path("runs") / ((protocol.name.empty() ? std::string("protocol") : protocol.name) + ".h5");
 }
 
+namespace {
+// Prints what the dataset's reader and transforms had to say about it (Dataset::notes), once, then forgets it.
+void print_notes(Dataset& data, const std::string& where) {
+  for (const auto& note : data.notes) {
+    const std::string line = "glimpse: note: " + where + ": " + note + "\n";
+    std::cerr << line << std::flush;  // one write per line: seeds are prepared on several threads
+  }
+  data.notes.clear();
+}
+}  // namespace
+
 std::shared_ptr<const Dataset> PreparedDataset::materialize(std::uint64_t seed) const {
   if (!per_seed()) return shared;
   Dataset copy = *shared;
@@ -327,6 +339,7 @@ std::shared_ptr<const Dataset> PreparedDataset::materialize(std::uint64_t seed) 
     seed_transforms[i]->apply(copy, {seed, key, first_pass});
   }
   copy.validate(where + ", seed " + std::to_string(seed));
+  print_notes(copy, where + ", seed " + std::to_string(seed));
   return std::make_shared<const Dataset>(std::move(copy));
 }
 
@@ -458,6 +471,7 @@ PreparedDataset prepare_one(const DatasetUse& use, StreamOrder order, const std:
     for (std::size_t i = first_per_seed; i < transforms.size(); ++i)
       prepared.seed_transforms.push_back(std::move(transforms[i]));
     if (!prepared.per_seed()) data.validate(where);
+    print_notes(data, where);
     prepared.shared = std::make_shared<const Dataset>(std::move(data));
     return prepared;
   }

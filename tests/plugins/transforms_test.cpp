@@ -1,5 +1,6 @@
 // Transforms: the kernel map against a direct computation, per-seed noise, standardisation, and per-seed
 // preparation of protocol datasets.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <numeric>
@@ -76,6 +77,117 @@ TEST(RbfSupport, StreamPrefixFollowsTheTrialsOrderAndGrows) {
   EXPECT_NEAR(full.row(7).values[2], direct_kernel(original, 7, 9, 2), 1e-6);
   EXPECT_TRUE(make<Transform>("rbf_support")->per_seed());
   EXPECT_FALSE(make<Transform>("rbf_support", {{"support", "file_prefix"}})->per_seed());
+}
+
+// phi_j = exp(-(d_j - shift) / g) over every support row, in long double from direct differences; normalised to unit
+// norm when `normalize` (then shift = the smallest d_j, which leaves normalised phi unchanged).
+std::vector<long double> reference_phi(const Dataset& data, std::int64_t row, std::int32_t support, double g,
+                                       bool normalize) {
+  std::vector<long double> squared(static_cast<std::size_t>(support));
+  for (std::int32_t j = 0; j < support; ++j)
+    for (std::int32_t f = 0; f < data.dim(); ++f)
+      squared[j] += std::pow((long double)data.row(row).values[f] - data.row(j).values[f], 2);
+  const long double shift = normalize ? *std::min_element(squared.begin(), squared.end()) : 0.0L;
+  std::vector<long double> phi(squared.size());
+  long double norm = 0;
+  for (std::size_t j = 0; j < phi.size(); ++j) norm += std::pow(phi[j] = std::exp(-(squared[j] - shift) / g), 2);
+  if (normalize)
+    for (auto& v : phi) v /= std::sqrt(norm);
+  return phi;
+}
+
+TEST(RbfSupport, EqualsAFloat64ReferenceToFloatPrecisionFromNarrowToWideWidths) {
+  // Rows spread like min-max scaled features: squared distances from 0 to about 24, so at g = 1e-3 nearly every
+  // kernel value is far below float's smallest (exp(-103) ~ 1.4e-45).
+  Dataset original = random_dense(40, 6, 3);
+  for (auto& v : original.mutable_values()) v = std::tanh(v);
+  for (const double g : {1e-3, 1e-2, 1e-1, 1.0, 10.0, 100.0})
+    for (const bool normalize : {true, false}) {
+      Dataset mapped = original;
+      make<Transform>("rbf_support", {{"g", std::to_string(g)},
+                                      {"size", "8"},
+                                      {"support", "file_prefix"},
+                                      {"normalize", normalize ? "true" : "false"}})
+          ->apply(mapped, {});
+      for (std::int64_t i = 0; i < original.size(); ++i) {
+        const auto expected = reference_phi(original, i, 8, g, normalize);
+        for (int j = 0; j < 8; ++j) {
+          const auto want = static_cast<double>(expected[j]);
+          // Float's rounding of the value, or its smallest subnormal step near zero.
+          EXPECT_NEAR(mapped.row(i).values[j], want, 1.2e-7 * want + 1.5e-45)
+              << "g " << g << " normalize " << normalize << " row " << i << " support " << j;
+        }
+      }
+    }
+}
+
+TEST(RbfSupport, NormalisedMapIsUnchangedByAConstantAddedToEverySquaredDistance) {
+  // An extra feature, 0 on the 5 support rows and s elsewhere, adds s^2 to every distance of a non-support row.
+  const Dataset base = random_dense(30, 3, 4);
+  for (const double s2 : {0.0, 1.0, 5.0, 50.0}) {
+    std::vector<Feature> values;
+    for (std::int64_t i = 0; i < base.size(); ++i) {
+      values.insert(values.end(), base.row(i).values, base.row(i).values + 3);
+      values.push_back(i < 5 ? 0.0f : static_cast<Feature>(std::sqrt(s2)));
+    }
+    Dataset shifted = Dataset::dense(30, 4, values, {base.labels().begin(), base.labels().end()}, 3), plain = base;
+    for (Dataset* data : {&shifted, &plain})
+      make<Transform>("rbf_support", {{"g", "0.01"}, {"size", "5"}, {"support", "file_prefix"}})->apply(*data, {});
+    for (std::int64_t i = 5; i < 30; ++i) {
+      EXPECT_NEAR(shifted.row(i).squared_norm(), 1.0, 1e-5) << "s^2 " << s2 << " row " << i;
+      for (int j = 0; j < 5; ++j)
+        EXPECT_NEAR(shifted.row(i).values[j], plain.row(i).values[j], 1e-6) << "s^2 " << s2 << " row " << i;
+    }
+    EXPECT_TRUE(shifted.notes.empty());
+  }
+}
+
+// 1-D points halfway between support points 2.5 apart (nearest squared distance 1.5625, so every kernel value at
+// g = 0.01 is exp(-156) or less, below float's range); class 1 on the left half of the line, 0 on the right.
+// A full-label perceptron over the normalised map, 20 passes in file order: the share of halfway rows it gets
+// right in the last pass.
+double perceptron_share_right_between_support_points(double g) {
+  constexpr int support = 30;
+  std::vector<Feature> values;
+  std::vector<std::int32_t> labels;
+  for (int j = 0; j < support; ++j) values.push_back(2.5f * static_cast<float>(j)), labels.push_back(j < support / 2);
+  for (int j = 0; j + 1 < support; ++j)
+    values.push_back(2.5f * static_cast<float>(j) + 1.25f), labels.push_back(j < support / 2);
+  Dataset data = Dataset::dense(static_cast<std::int64_t>(labels.size()), 1, values, labels, 2);
+  make<Transform>("rbf_support", {{"g", std::to_string(g)}, {"size", std::to_string(support)}, {"support", "file_prefix"}})
+      ->apply(data, {});
+  auto learner = make<Learner>("perceptron");
+  learner->reset(data.shape(), 0);
+  Prediction pred;
+  pred.scores.resize(2);
+  int right = 0;
+  for (int pass = 0; pass < 20; ++pass)
+    for (std::int64_t i = 0; i < data.size(); ++i) {
+      learner->predict(data.row(i), pred);
+      if (pass == 19 && i >= support) right += pred.predicted == data.label(i);
+      learner->learn(data.row(i), pred, LabelFeedback{data.label(i)});
+    }
+  return right / double(support - 1);
+}
+
+TEST(RbfSupport, RowsFarFromEverySupportRowStillLearnAtANarrowWidth) {
+  // Before phi was computed in double and shifted, every halfway row's phi was 0 at g = 0.01: chance.
+  EXPECT_GE(perceptron_share_right_between_support_points(0.01), 0.9);
+  EXPECT_GE(perceptron_share_right_between_support_points(1.0), 0.9);
+}
+
+TEST(RbfSupport, ReportsRowsLeftAllZeroWithoutNormalisationOnce) {
+  // Rows 0-2 are the support set; rows 3 and 4 lie far from all of them (squared distance >= 100 * 1 > 103 * 0.5).
+  const std::vector<Feature> values{0, 0.5f, 1, 11, 12};
+  Dataset raw = Dataset::dense(5, 1, values, {0, 1, 0, 1, 0}, 2), normalised = raw;
+  make<Transform>("rbf_support", {{"g", "0.5"}, {"size", "3"}, {"support", "file_prefix"}, {"normalize", "false"}})
+      ->apply(raw, {});
+  ASSERT_EQ(raw.notes.size(), 1u);
+  EXPECT_NE(raw.notes[0].find("2 of 5 rows have an all-zero kernel map"), std::string::npos) << raw.notes[0];
+  EXPECT_EQ(raw.row(3).squared_norm(), 0.0);
+  make<Transform>("rbf_support", {{"g", "0.5"}, {"size", "3"}, {"support", "file_prefix"}})->apply(normalised, {});
+  EXPECT_TRUE(normalised.notes.empty());
+  EXPECT_NEAR(normalised.row(4).values[2], 1.0, 1e-6);  // its nearest support point is 1, the third
 }
 
 TEST(GaussianNoise, DrawsPerSeedWithTheRequestedVariance) {
@@ -209,6 +321,24 @@ TEST(PerSeedPreparation, EachSeedGetsItsOwnCopyAfterTheSharedPrefix) {
   EXPECT_NEAR(self * self, 1.0 * 1.0 / 1.0, 1e-5);  // only b_1 visible at position 0: normalised phi = (1, 0, ...)
   const auto sweep = expand_runs(p, {{200, 30, 4}});
   EXPECT_EQ(sweep.size(), 2u);
+}
+
+TEST(PerSeedPreparation, ATransformsNoteIsPrintedOnceNamingTheDatasetAndSeed) {
+  // Unnormalised at g = 0.001, rows away from every support row keep no kernel value above float's smallest.
+  const Protocol p = parse_protocol(R"({"datasets": [{"source": "gaussians", "params": {"n_per_class": 50},
+      "transforms": [{"name": "rbf_support", "params": {"size": 5, "g": 0.001, "normalize": false}}]}],
+      "oracle": {"name": "full"}, "learners": [{"name": "spa"}], "metrics": [{"name": "mistakes"}], "seeds": [3]})",
+                                    "p.json", ".", registry());
+  const auto prepared = prepare_datasets(p);
+  ::testing::internal::CaptureStderr();
+  const auto copy = prepared[0].materialize(3);
+  const std::string printed = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(printed.find("glimpse: note: p.json: datasets[0] (dataset 'gaussians'), seed 3: rbf_support: "),
+            std::string::npos)
+      << printed;
+  EXPECT_NE(printed.find(" of 200 rows have an all-zero kernel map"), std::string::npos) << printed;
+  EXPECT_EQ(std::count(printed.begin(), printed.end(), '\n'), 1);
+  EXPECT_TRUE(copy->notes.empty());  // told once, not carried into the runs' copy
 }
 
 }  // namespace

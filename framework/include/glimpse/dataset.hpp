@@ -49,6 +49,10 @@ class Dataset {
   std::vector<std::string> class_names;
   // Empty, or n*K row-major probabilities p(y|x) known to a synthetic generator (for regret).
   std::vector<double> class_probabilities;
+  // What a reader or transform must tell the user about this data (e.g. how many rows a kernel map left all
+  // zero), one sentence each. The host prints each once, naming the protocol's dataset (and seed), when it
+  // prepares the data, then clears them.
+  std::vector<std::string> notes;
 
   // A new dataset holding the given rows, in the given order (class names and p(y|x) carried along).
   Dataset subset(std::span<const std::int64_t> rows) const;

@@ -2,8 +2,12 @@
 // phi(x)_j = exp(-||x - b_j||^2 / g) over a support set b_1..b_B, then phi / ||phi||. By default the support
 // set is the first B rows of each trial's shuffled stream, growing during the first B rounds as in the
 // authors' code (the row at stream position p sees only b_1..b_(p+1)); so the map is computed per seed.
+// phi is computed and normalised in double and only then stored in float: a kernel value cast to float first
+// underflows to 0 below about 1.4e-45, which at narrow widths left whole rows with phi = 0.
 #include <Eigen/Core>
 #include <cmath>
+#include <limits>
+#include <sstream>
 #include <glimpse/glimpse.hpp>
 
 namespace {
@@ -24,7 +28,11 @@ class RbfSupport final : public glimpse::Transform {
             glimpse::ParamSpec::boolean("grow", true,
                                         "stream_prefix only: rows among the first B of the stream see "
                                         "only the support rows that arrived before or with them"),
-            glimpse::ParamSpec::boolean("normalize", true, "scale phi(x) to unit norm (when not 0)")}};
+            glimpse::ParamSpec::boolean("normalize", true,
+                                        "scale phi(x) to unit norm; computed in double and shifted by the nearest "
+                                        "support row, so no row underflows. Unnormalised values below about "
+                                        "1.4e-45 (||x - b||^2 > 103 g) are stored as 0; rows left all zero are "
+                                        "reported")}};
   }
   explicit RbfSupport(const glimpse::ParamValues& params)
       : width_(params.real("g")),
@@ -55,6 +63,8 @@ class RbfSupport final : public glimpse::Transform {
     const Eigen::VectorXd point_norms = points.rowwise().squaredNorm();
 
     std::vector<glimpse::Feature> phi(static_cast<std::size_t>(n * b));
+    std::vector<double> squared(static_cast<std::size_t>(b)), kernel(static_cast<std::size_t>(b));
+    std::int64_t all_zero_rows = 0;
     constexpr std::int64_t block = 1024;  // rows per GEMM: bounded memory, full speed
     for (std::int64_t start = 0; start < n; start += block) {
       const std::int64_t rows = std::min(block, n - start);
@@ -63,31 +73,47 @@ class RbfSupport final : public glimpse::Transform {
       const Matrix cross = xb * points.transpose();
       for (std::int64_t i = 0; i < rows; ++i) {
         const std::int64_t row = start + i;
-        const std::int64_t visible = std::min<std::int64_t>(b, position[static_cast<std::size_t>(row)] + 1);
-        glimpse::Feature* out = phi.data() + row * b;
+        const auto visible =
+            static_cast<std::int32_t>(std::min<std::int64_t>(b, position[static_cast<std::size_t>(row)] + 1));
+        double nearest = std::numeric_limits<double>::infinity();
+        for (std::int32_t j = 0; j < visible; ++j) {
+          // Expanded ||x - b||^2; rounding can make it slightly negative for x = b.
+          squared[j] = std::max(0.0, row_norms[i] + point_norms[j] - 2.0 * cross(i, j));
+          nearest = std::min(nearest, squared[j]);
+        }
+        // Normalised phi is the same for exp(-(d^2 - c) / g) with any constant c: taking c = the nearest support
+        // row's d^2 makes the largest value 1, so no row loses its map to underflow at a narrow width g.
+        const double shift = normalize_ ? nearest : 0.0;
         double norm = 0.0;
         for (std::int32_t j = 0; j < b; ++j) {
-          double value = 0.0;
-          if (j < visible) {
-            // Expanded ||x - b||^2; rounding can make it slightly negative for x = b.
-            const double squared = std::max(0.0, row_norms[i] + point_norms[j] - 2.0 * cross(i, j));
-            value = std::exp(-squared / width_);
-          }
-          out[j] = static_cast<glimpse::Feature>(value);
-          norm += value * value;
+          kernel[j] = j < visible ? std::exp(-(squared[j] - shift) / width_) : 0.0;
+          norm += kernel[j] * kernel[j];
         }
-        if (normalize_ && norm > 0.0) {
-          const double scale = 1.0 / std::sqrt(norm);
-          for (std::int32_t j = 0; j < b; ++j) out[j] = static_cast<glimpse::Feature>(out[j] * scale);
+        const double scale = normalize_ && norm > 0.0 ? 1.0 / std::sqrt(norm) : 1.0;
+        glimpse::Feature* out = phi.data() + row * b;
+        bool any = false;
+        for (std::int32_t j = 0; j < b; ++j) {
+          out[j] = static_cast<glimpse::Feature>(kernel[j] * scale);
+          any = any || out[j] != 0.0f;
         }
+        if (!any) ++all_zero_rows;
       }
     }
     std::vector<std::int32_t> labels(data.labels().begin(), data.labels().end());
     auto names = data.class_names;
     auto probabilities = data.class_probabilities;
+    auto notes = data.notes;
     data = glimpse::Dataset::dense(n, b, std::move(phi), std::move(labels), data.num_classes());
     data.class_names = std::move(names);
     data.class_probabilities = std::move(probabilities);
+    data.notes = std::move(notes);
+    if (all_zero_rows > 0) {
+      std::ostringstream note;
+      note << "rbf_support: " << all_zero_rows << " of " << n << " rows have an all-zero kernel map (every "
+           << "exp(-||x - b||^2 / g) below float's smallest value at g = " << width_
+           << "); normalize true keeps them, or widen g";
+      data.notes.push_back(note.str());
+    }
   }
 
  private:
