@@ -1,4 +1,4 @@
-// The glimpse command line: run, merge, status, summary, report, datasets, plugins, describe.
+// The glimpse command line: run, merge, status, summary, report, reproduce, datasets, plugins, describe.
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/program_options.hpp>
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -51,6 +53,9 @@ Usage:
   glimpse report FILE... [--out DIR] the papers' tables (best in bold, t-tests, ranks, Friedman + Holm) as
                                      md, latex or csv; with --out also learning-curve and sensitivity plots
                                      (--table: datasets x learners as in the papers; --all: every grid point)
+  glimpse reproduce PAPER [--quick]  run a paper's protocols and write docs/results/PAPER.md from the runs:
+                                     the paper's numbers beside ours, each cell's status, the paper's claims
+                                     computed, its figures (--list: the papers and the state of their pages)
   glimpse datasets list              datasets of the catalog, and which are installed
   glimpse datasets install [NAME...] install datasets from Debian packages (all without NAME)
   glimpse plugins                    list the plugins that can be loaded
@@ -283,17 +288,26 @@ int command_status(const std::vector<std::string>& args) {
 int command_plugins(const std::vector<std::string>& args) {
   po::options_description options(
       "glimpse plugins: lists loadable plugins and any library that was refused\n\nOptions");
-  options.add_options()("help,h", "show this help");
+  options.add_options()("help,h", "show this help")(
+      "json", "one JSON object per line: name, kind, version, revision (arithmetic revision) and file");
   const auto vm = parse(args, options, {});
   if (vm.count("help")) {
     std::cout << options << '\n';
     return 0;
   }
   const auto registry = glimpse::PluginRegistry::discover();
-  glimpse::TextTable table({"kind", "name", "version", "summary"});
+  if (vm.count("json")) {
+    for (const auto* p : registry.plugins())
+      std::cout << "{\"name\": \"" << p->spec->name << "\", \"kind\": \"" << glimpse::plugin_kind_name(p->spec->kind)
+                << "\", \"version\": \"" << p->spec->version << "\", \"revision\": " << p->spec->revision
+                << ", \"file\": \"" << p->file.string() << "\"}\n";
+    for (const auto& problem : registry.problems()) std::cerr << "not loaded: " << problem << '\n';
+    return 0;
+  }
+  glimpse::TextTable table({"kind", "name", "version", "revision", "summary"});
   for (const auto* p : registry.plugins())
-    table.add_row(
-        {std::string(glimpse::plugin_kind_name(p->spec->kind)), p->spec->name, p->spec->version, p->spec->summary});
+    table.add_row({std::string(glimpse::plugin_kind_name(p->spec->kind)), p->spec->name, p->spec->version,
+                   std::to_string(p->spec->revision), p->spec->summary});
   table.print(std::cout);
   std::cout << "\nsearched: ";
   for (const auto& dir : glimpse::PluginRegistry::default_search_path()) std::cout << dir.string() << "  ";
@@ -321,7 +335,8 @@ int command_describe(const std::vector<std::string>& args) {
     throw glimpse::Error("unknown plugin '" + name + "'; available: " + names);
   }
   const auto& spec = *plugin->spec;
-  std::cout << spec.name << " (" << glimpse::plugin_kind_name(spec.kind) << ", version " << spec.version << ")\n"
+  std::cout << spec.name << " (" << glimpse::plugin_kind_name(spec.kind) << ", version " << spec.version
+            << ", arithmetic revision " << spec.revision << ")\n"
             << "  " << spec.summary << '\n';
   if (!spec.reference.empty()) std::cout << "  reference: " << spec.reference << '\n';
   if (spec.kind == glimpse::PluginKind::learner) {
@@ -512,6 +527,47 @@ int command_report(const std::vector<std::string>& args) {
   return 0;
 }
 
+constexpr const char* reproduce_help = R"(glimpse reproduce PAPER [options]: runs the protocols of protocols/PAPER/paper.json (resumably,
+into runs/reproduce/full/PAPER/), then writes docs/results/PAPER.md and its figures from the trace files: every
+table of the paper with the measured mean (std) beside the paper's, each cell's status (within 1 or 2 paper
+std, or outside: explained or UNEXPLAINED), the grid point chosen on the reported trials (the paper's way) and
+on held-out trials, the paper's claims computed, its figures as PNG and SVG, the commands, times, version,
+commit and a fingerprint of the protocols and the plugins' arithmetic revisions.
+
+  glimpse reproduce --list [--strict]   the papers and the state of each page (up to date, stale: why, never
+                                        generated); --strict: exit 1 when a generated page is stale
+Options:
+  --quick          a few trials on a share of the rows (paper.json's "quick"), into runs/reproduce/quick/PAPER/
+                   (the page too): exercises the whole path in minutes; the numbers mean nothing
+  --strict         exit 1 when a cell outside 2 paper std or a failed claim has no explanation
+  -j, --threads N  worker threads of the runs (0: all cores)
+  --shard I/N      run only shard I of N of every protocol; merge with 'glimpse merge', then --page-only
+  --page-only      write the page from the trace files already in runs/reproduce/ (no runs)
+  --root DIR       the folder holding protocols/ and docs/ (default: the current folder)
+  --out FILE       write the page (and img/PAPER/) elsewhere
+Needs /usr/bin/python3 with python3-h5py and python3-matplotlib (./tools/install-deps.sh installs them).
+)";
+
+// Hands over to the page generator (share/glimpse/reproduce.py), which runs this executable for the sweeps.
+int command_reproduce(const std::vector<std::string>& args) {
+  if (std::find(args.begin(), args.end(), "--help") != args.end() ||
+      std::find(args.begin(), args.end(), "-h") != args.end()) {
+    std::cout << reproduce_help;
+    return 0;
+  }
+  const std::filesystem::path exe(boost::dll::program_location().string());
+  const auto script = exe.parent_path().parent_path() / "share" / "glimpse" / "reproduce.py";
+  if (!std::filesystem::exists(script)) throw glimpse::Error(script.string(), "the reproduction script is missing");
+  std::vector<std::string> command{"/usr/bin/python3", script.string(), "--glimpse", exe.string()};
+  command.insert(command.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& word : command) argv.push_back(word.data());
+  argv.push_back(nullptr);
+  ::execv(argv[0], argv.data());
+  throw glimpse::Error("/usr/bin/python3", std::string("cannot be started: ") + std::strerror(errno) +
+                                               " (./tools/install-deps.sh installs it)");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -535,6 +591,7 @@ int main(int argc, char** argv) {
     if (command == "report") return command_report(args);
     if (command == "merge") return command_merge(args);
     if (command == "status") return command_status(args);
+    if (command == "reproduce") return command_reproduce(args);
     if (command == "datasets") return command_datasets(args);
     std::cerr << "glimpse: unknown command '" << command << "'\n\n" << usage_text;
     return 2;

@@ -27,6 +27,10 @@ struct PluginSpec {
   std::string name;  // lower_snake_case, unique among loaded plugins
   PluginKind kind = PluginKind::learner;
   std::string version = "1.0";  // the plugin's own version, recorded in traces
+  // Arithmetic revision: bump it whenever the plugin's numbers may change for the same inputs (a new update
+  // order, another summation, a fixed bug). Results pages record the revisions they were made with, and
+  // `glimpse reproduce --list` marks a page stale when one differs; a learner's golden test forces the bump.
+  std::uint32_t revision = 1;
   std::string summary;          // one line
   std::string reference;        // paper and section, where one applies
   std::vector<ParamSpec> params;

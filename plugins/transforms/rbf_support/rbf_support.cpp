@@ -18,6 +18,7 @@ class RbfSupport final : public glimpse::Transform {
     return {
         .name = "rbf_support",
         .kind = glimpse::PluginKind::transform,
+        .revision = 2,  // 2: phi in double, shifted by the nearest support row, before the cast to float
         .summary = "Gaussian kernel map over B support rows: phi_j(x) = exp(-||x - b_j||^2 / g), normalised",
         .reference = "CSPA paper (Kaneko et al. 2019) section 5.2.2; ALGORITHMS.md 1.2",
         .params = {

@@ -1,0 +1,835 @@
+#!/usr/bin/python3
+"""glimpse reproduce: runs a paper's protocols and writes its results page from the trace files.
+
+Called by `glimpse reproduce` (which passes --glimpse, the executable to run). Everything a page states is
+computed here from the runs and from protocols/PAPER/paper.json (the paper's numbers and computable claims);
+the only prose is the paper's own words of a claim and the explanations in protocols/PAPER/explanations.json,
+each attached to a cell or claim id. See docs/reproducing.md.
+"""
+import argparse
+import datetime
+import hashlib
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+MARKER = "<!-- glimpse-reproduce "
+
+
+def fail(message, status=2):
+    print("glimpse reproduce: error: " + message, file=sys.stderr)
+    sys.exit(status)
+
+
+# ---------------------------------------------------------------- papers, protocols and their inputs
+
+def papers(root):
+    found = {}
+    for path in sorted((root / "protocols").glob("*/paper.json")):
+        found[path.parent.name] = path
+    return found
+
+
+def load_json(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except OSError as e:
+        fail(f"{path}: cannot read it ({e.strerror})")
+    except json.JSONDecodeError as e:
+        fail(f"{path}: line {e.lineno}: not valid JSON ({e.msg})")
+
+
+def plugin_names(protocol):
+    """Every plugin a protocol names (learners, their oracles and query rules, metrics, sources, transforms)."""
+    names = set()
+
+    def named(entry):
+        if isinstance(entry, dict) and isinstance(entry.get("name"), str):
+            names.add(entry["name"])
+
+    for key in ("oracle", "query_rule"):
+        named(protocol.get(key))
+    for learner in protocol.get("learners", []):
+        named(learner)
+        named(learner.get("oracle"))
+        named(learner.get("query_rule"))
+    for metric in protocol.get("metrics", []):
+        named(metric)
+    for dataset in protocol.get("datasets", []):
+        for part in [dataset] + ([dataset["test"]] if isinstance(dataset.get("test"), dict) else []):
+            if isinstance(part.get("source"), str):
+                names.add(part["source"])
+            for transform in part.get("transforms", []):
+                named(transform)
+    return names
+
+
+def installed_names(protocol):
+    """The installed datasets a protocol reads ({"name": X} without a source, or {"dataset": X})."""
+    names = set()
+    for dataset in protocol.get("datasets", []):
+        for part in [dataset] + ([dataset["test"]] if isinstance(dataset.get("test"), dict) else []):
+            if "dataset" in part:
+                names.add(part["dataset"])
+            elif "source" not in part and "name" in part:
+                names.add(part["name"])
+    return names
+
+
+class Glimpse:
+    def __init__(self, executable):
+        self.executable = executable
+        self._plugins = None
+
+    def plugins(self):
+        if self._plugins is None:
+            out = subprocess.run([self.executable, "plugins", "--json"], capture_output=True, text=True, check=True)
+            self._plugins = {}
+            for line in out.stdout.splitlines():
+                p = json.loads(line)
+                self._plugins[p["name"]] = p
+        return self._plugins
+
+    def version(self):
+        out = subprocess.run([self.executable, "--version"], capture_output=True, text=True, check=True)
+        return out.stdout.strip()
+
+
+def sha(text):
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def protocol_inputs(text, glimpse):
+    """What a protocol's numbers depend on: its text and the arithmetic revisions of the plugins it names."""
+    protocol = json.loads(text)
+    revisions = {}
+    for name in sorted(plugin_names(protocol)):
+        plugin = glimpse.plugins().get(name)
+        revisions[name] = plugin["revision"] if plugin else None
+    return {"protocol": sha(text), "revisions": revisions}
+
+
+def quick_protocol(protocol, quick, paper_dir):
+    """The --quick form: the quick seeds, and each dataset cut to a stratified share of its rows per seed. It is
+    written elsewhere, so a parameter naming a file beside the protocol becomes that file's absolute path."""
+    def absolute(value, in_params=False):
+        if isinstance(value, dict):
+            return {k: absolute(v, in_params or k == "params") for k, v in value.items()}
+        if isinstance(value, list):
+            return [absolute(v, in_params) for v in value]
+        if in_params and isinstance(value, str) and "/" not in value and (paper_dir / value).is_file():
+            return str((paper_dir / value).resolve())
+        return value
+
+    protocol = absolute(protocol)
+    protocol["seeds"] = quick["report_seeds"] + quick.get("selection_seeds", [])
+    shares = quick.get("keep_fraction_for", {})
+    for dataset in protocol.get("datasets", []):
+        share = shares.get(dataset.get("name"), quick.get("keep_fraction", 1.0))
+        if share < 1.0:
+            cut = {"name": "split", "params": {"keep": "test", "test_fraction": share}}
+            dataset["transforms"] = [cut] + dataset.get("transforms", [])
+    protocol["name"] = protocol.get("name", "protocol") + "_quick"
+    protocol.pop("output", None)
+    return protocol
+
+
+def quick_text(protocol):
+    return json.dumps(protocol, indent=1) + "\n"
+
+
+def paper_inputs(paper_dir, paper, glimpse, quick):
+    """Fingerprint of everything a page depends on: paper.json, explanations, each protocol and plugin revision."""
+    inputs = {"paper.json": sha((paper_dir / "paper.json").read_text())}
+    explanations = paper_dir / "explanations.json"
+    inputs["explanations.json"] = sha(explanations.read_text()) if explanations.exists() else None
+    for name in paper["protocols"]:
+        text = (paper_dir / name).read_text()
+        if quick:
+            text = quick_text(quick_protocol(json.loads(text), paper["quick"], paper_dir))
+        inputs[name] = protocol_inputs(text, glimpse)
+    return inputs
+
+
+def page_path(root, paper_id):
+    return root / "docs" / "results" / (paper_id + ".md")
+
+
+def recorded_inputs(page):
+    if not page.exists():
+        return None
+    for line in page.read_text().splitlines():
+        if line.startswith(MARKER):
+            return json.loads(line[len(MARKER):-len(" -->")])
+    return None
+
+
+def differences(old, new):
+    changed = []
+    for key in sorted(set(old) | set(new)):
+        a, b = old.get(key), new.get(key)
+        if a == b:
+            continue
+        if isinstance(a, dict) and isinstance(b, dict) and "revisions" in a:
+            if a["protocol"] != b["protocol"]:
+                changed.append(f"{key} edited")
+            for plugin in sorted(set(a["revisions"]) | set(b["revisions"])):
+                ra, rb = a["revisions"].get(plugin), b["revisions"].get(plugin)
+                if ra != rb:
+                    changed.append(f"{plugin} revision {ra} -> {rb}")
+        else:
+            changed.append(f"{key} {'edited' if a and b else 'added' if b else 'removed'}")
+    return changed
+
+
+def list_papers(root, glimpse, strict):
+    rows, stale = [], 0
+    for paper_id, path in papers(root).items():
+        paper = load_json(path)
+        page = page_path(root, paper_id)
+        recorded = recorded_inputs(page)
+        if recorded is None:
+            state = "hand-written (never generated)" if page.exists() else "never generated"
+        else:
+            changed = differences(recorded["inputs"], paper_inputs(path.parent, paper, glimpse, False))
+            state = "up to date" if not changed else "stale: " + ", ".join(changed)
+            stale += bool(changed)
+        rows.append((paper_id, state, paper.get("title", "")))
+    width = max([len(r[0]) for r in rows] + [5])
+    for paper_id, state, title in rows:
+        print(f"{paper_id:<{width}}  {state}  ({title})")
+    if strict and stale:
+        print(f"{stale} page(s) stale: regenerate with 'glimpse reproduce PAPER' (do not edit them)", file=sys.stderr)
+        return 1
+    return 0
+
+
+# ---------------------------------------------------------------- running
+
+def run_protocols(root, paper_id, paper, glimpse, args):
+    paper_dir = root / "protocols" / paper_id
+    runs_dir = root / "runs" / "reproduce" / ("quick" if args.quick else "full") / paper_id
+    runs_dir.mkdir(parents=True, exist_ok=True)
+    results = {}
+    needed = set()
+    texts = {}
+    for name in paper["protocols"]:
+        protocol = load_json(paper_dir / name)
+        if args.quick:
+            protocol = quick_protocol(protocol, paper["quick"], paper_dir)
+        needed |= installed_names(protocol)
+        texts[name] = protocol
+    missing = sorted(n for n in needed if not installed(glimpse, n))
+    if missing:
+        print("installing datasets: " + " ".join(missing), file=sys.stderr)
+        if subprocess.run([glimpse.executable, "datasets", "install"] + missing).returncode != 0:
+            fail("installing the datasets failed: " + " ".join(missing))
+    for name, protocol in texts.items():
+        stem = Path(name).stem
+        if args.quick:
+            file = runs_dir / name
+            file.write_text(quick_text(protocol))
+            source_file = file
+        else:
+            source_file = paper_dir / name
+        output = runs_dir / (stem + ".h5")
+        inputs = protocol_inputs(source_file.read_text(), glimpse)
+        sidecar = runs_dir / (stem + ".inputs.json")
+        command = [glimpse.executable, "run", str(source_file), "-o", str(output), "-j", str(args.threads)]
+        if args.shard:
+            command += ["--shard", args.shard]
+        if output.exists() and sidecar.exists() and json.loads(sidecar.read_text()) != inputs:
+            why = differences({name: json.loads(sidecar.read_text())}, {name: inputs})
+            print(f"{output}: made with other inputs ({', '.join(why)}): starting afresh", file=sys.stderr)
+            command.append("--force")
+        elif output.exists() and not sidecar.exists():
+            command.append("--force")
+        sidecar.write_text(json.dumps(inputs) + "\n")
+        print("$ " + " ".join(command), file=sys.stderr)
+        start = time.monotonic()
+        status = subprocess.run(command, stdout=subprocess.DEVNULL).returncode  # the summary table: the page has it
+        seconds = time.monotonic() - start
+        if status == 130:
+            fail("interrupted: run the same command again to resume", 130)
+        if status not in (0, 3):
+            fail(f"{name}: glimpse run failed (exit {status})")
+        results[name] = {"file": output, "seconds": seconds, "status": status,
+                         "command": " ".join(["glimpse", "run", os.path.relpath(source_file, root), "-o",
+                                              os.path.relpath(output, root)])}
+    return results
+
+
+def installed(glimpse, name):
+    data = Path(os.environ.get("GLIMPSE_DATA", Path.home() / ".cache" / "glimpse" / "datasets"))
+    return any(data.glob(name + ".*"))
+
+
+# ---------------------------------------------------------------- reading traces
+
+class Trace:
+    def __init__(self, path):
+        import h5py
+
+        self.path = path
+        with h5py.File(path, "r") as f:
+            table = f["summary"][()]
+            self.selection_metric = f.attrs["selection_metric"]
+            if isinstance(self.selection_metric, bytes):
+                self.selection_metric = self.selection_metric.decode()
+            self.maximize = f.attrs["selection_goal"] in ("max", b"max")
+            self.rows = []
+            for r in table:
+                row = {n: (r[n].decode() if isinstance(r[n], bytes) else r[n]) for n in table.dtype.names}
+                self.rows.append(row)
+        self.curves_cache = {}
+
+    def groups(self, metric):
+        """(dataset, label) -> params -> {seed: value} over complete runs."""
+        out = {}
+        for r in self.rows:
+            if r["status"] != "complete" or metric not in r:
+                continue
+            out.setdefault((r["dataset"], r["label"]), {}).setdefault(r["params"], {})[int(r["seed"])] = (
+                float(r[metric]), r["run"])
+        return out
+
+    def curves(self, runs, curve):
+        import h5py
+
+        series = []
+        with h5py.File(self.path, "r") as f:
+            for run in runs:
+                group = f["runs"][run]["curves"][curve]
+                series.append((group["round"][()], group["value"][()]))
+        return series
+
+
+def mean_std(values):
+    n = len(values)
+    if n == 0:
+        return math.nan, math.nan
+    m = sum(values) / n
+    s = math.sqrt(sum((v - m) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
+    return m, s
+
+
+def choose(points, seeds, maximize):
+    """The params whose mean over `seeds` is best (ties: the first in file order); None if no point has them all."""
+    best, best_value = None, None
+    for params, by_seed in points.items():
+        if not all(s in by_seed for s in seeds):
+            continue
+        value = sum(by_seed[s][0] for s in seeds) / len(seeds)
+        if math.isnan(value):
+            continue
+        if best is None or (value > best_value if maximize else value < best_value):
+            best, best_value = params, value
+    return best
+
+
+class Cell:
+    pass
+
+
+def measure(trace, dataset, label, metric, report_seeds, selection_seeds, maximize):
+    points = trace.groups(metric).get((dataset, label))
+    cell = Cell()
+    cell.present = bool(points)
+    if not points:
+        return cell
+    for name, seeds in (("same", report_seeds), ("held_out", selection_seeds)):
+        params = choose(points, seeds, maximize) if seeds else None
+        if params is None:
+            setattr(cell, name, None)
+            continue
+        values = [points[params][s][0] for s in report_seeds if s in points[params]]
+        runs = [points[params][s][1] for s in report_seeds if s in points[params]]
+        m, s = mean_std(values)
+        setattr(cell, name, {"params": params, "mean": m, "std": s, "values": values, "runs": runs})
+    return cell
+
+
+def welch_p(a, b):
+    """Two-sided p-value of Welch's t-test (normal approximation refined by the t distribution via betainc)."""
+    ma, sa = mean_std(a)
+    mb, sb = mean_std(b)
+    va, vb = sa * sa / len(a), sb * sb / len(b)
+    if va + vb == 0:
+        return 0.0 if ma != mb else 1.0
+    t = (ma - mb) / math.sqrt(va + vb)
+    df = (va + vb) ** 2 / ((va * va) / (len(a) - 1) + (vb * vb) / (len(b) - 1))
+    x = df / (df + t * t)
+    return incomplete_beta(df / 2, 0.5, x)
+
+
+def incomplete_beta(a, b, x):
+    """Regularised incomplete beta I_x(a, b) by its continued fraction (Numerical Recipes' betacf)."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log(1 - x))
+    if x > (a + 1) / (a + b + 2):
+        return 1.0 - incomplete_beta(b, a, 1 - x)
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
+    d = 1.0 / (d if abs(d) > 1e-300 else 1e-300)
+    h = d
+    for m in range(1, 300):
+        m2 = 2 * m
+        for num in (m * (b - m) * x / ((a + m2 - 1) * (a + m2)), -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1))):
+            d = 1.0 + num * d
+            d = 1.0 / (d if abs(d) > 1e-300 else 1e-300)
+            c = 1.0 + num / c if abs(1.0 + num / c) > 1e-300 else 1e-300
+            h *= d * c
+    return front * h / a
+
+
+# ---------------------------------------------------------------- the page
+
+def fmt(value, scale, digits):
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "-"
+    return f"{value * scale:.{digits}f}"
+
+
+def status_of(measured, paper_mean, paper_std, resolution):
+    """Within 1 or 2 of the paper's standard deviations (a printed 0.0 counts as half the last digit)."""
+    spread = max(paper_std, resolution / 2)
+    gap = abs(measured - paper_mean) / spread
+    return gap, ("within 1 std" if gap <= 1 else "within 2 std" if gap <= 2 else "outside 2 std")
+
+
+class Page:
+    def __init__(self, root, paper_id, paper, traces, run_info, explanations, quick, out_dir, img_dir):
+        self.root, self.paper_id, self.paper, self.traces = root, paper_id, paper, traces
+        self.run_info, self.explanations, self.quick = run_info, explanations, quick
+        self.out_dir, self.img_dir = out_dir, img_dir
+        self.lines, self.unexplained, self.used_explanations = [], [], []
+        self.counts = {"within 1 std": 0, "within 2 std": 0, "outside 2 std": 0, "no paper number": 0}
+        self.claims = {"holds": 0, "fails": 0}
+        self.tables = {}
+
+    def explain(self, key):
+        if key in self.explanations:
+            if key not in self.used_explanations:
+                self.used_explanations.append(key)
+            return f"explained [E{self.used_explanations.index(key) + 1}]"
+        self.unexplained.append(key)
+        return "**UNEXPLAINED**"
+
+    def seeds(self, spec):
+        source = self.paper["quick"] if self.quick else spec
+        return source["report_seeds"], source.get("selection_seeds", [])
+
+    def table(self, spec):
+        trace = self.traces[spec["protocol"]]
+        metric = spec.get("metric", trace.selection_metric)
+        scale, digits = spec.get("scale", 1), spec.get("digits", 1)
+        report_seeds, selection_seeds = self.seeds(spec)
+        paper_cells = {(c["dataset"], c["learner"]): c for c in spec.get("paper", [])}
+        stand_ins = spec.get("stand_ins", {})
+        cells = {}
+        out = self.lines
+        out.append(f"## {spec['title']}\n")
+        out.append(f"The paper's {spec['source']}. {spec.get('setting', '')}".strip() + "\n")
+        out.append(f"Runs: `{self.run_info[spec['protocol']]['command']}`. Metric `{metric}` (x{scale}); mean (sample "
+                   f"std) over the {len(report_seeds)} reported trials (seeds {seed_text(report_seeds)}). "
+                   "**same trials**: the grid point with the best mean over the reported trials themselves (the "
+                   "paper's wording, \"chose the best hyperparameter\"; flatters every learner). **held out**: the grid "
+                   f"point with the best mean over other trials (seeds {seed_text(selection_seeds)}), then reported "
+                   "on the reported trials: the figure to believe. Status compares *same trials* with the paper.\n")
+        learners = spec["learners"]
+        out.append("| dataset | " + " | ".join(f"{title} paper | same trials | held out" for title in learners.values())
+                   + " |")
+        out.append("|---|" + "---|---|---|" * len(learners))
+        detail = []
+        for dataset, dataset_title in spec["datasets"].items():
+            row = [dataset_title]
+            for learner, learner_title in learners.items():
+                cell = measure(trace, dataset, learner, metric, report_seeds, selection_seeds, self.paper_max(trace))
+                cells[(dataset, learner)] = cell
+                pc = paper_cells.get((dataset, learner))
+                paper_text = f"{pc['mean']:.{digits}f} ({pc['std']:.{digits}f})" if pc else (
+                    f"({stand_ins[dataset]})" if dataset in stand_ins else "-")
+                same = cell.same if cell.present else None
+                held = cell.held_out if cell.present else None
+                same_text = f"{fmt(same['mean'], scale, digits)} ({fmt(same['std'], scale, digits)})" if same else "-"
+                held_text = f"{fmt(held['mean'], scale, digits)} ({fmt(held['std'], scale, digits)})" if held else "-"
+                row += [paper_text, same_text, held_text]
+                key = f"{spec['id']}/{dataset}/{learner}"
+                if pc and same:
+                    gap, status = status_of(same["mean"] * scale, pc["mean"], pc["std"], 10.0 ** -digits)
+                    self.counts[status] += 1
+                    verdict = status if status != "outside 2 std" else status + ", " + self.explain(key)
+                    detail.append((key, f"{same['mean'] * scale - pc['mean']:+.{digits}f}", f"{gap:.1f}", verdict,
+                                   same["params"], held["params"] if held else "-"))
+                elif same:
+                    self.counts["no paper number"] += 1
+                    detail.append((key, "", "", "no paper number" + (
+                        f" ({stand_ins[dataset]})" if dataset in stand_ins else ""),
+                                   same["params"], held["params"] if held else "-"))
+            out.append("| " + " | ".join(row) + " |")
+        out.append("")
+        out.append("<details><summary>Per cell: gap to the paper, status, chosen grid points</summary>\n")
+        out.append("| cell | measured - paper | gap / paper std | status | chosen (same trials) | chosen (held out) |")
+        out.append("|---|---|---|---|---|---|")
+        for row in detail:
+            out.append("| " + " | ".join(f"`{c}`" if i in (0, 4, 5) and c not in ("", "-") else c
+                                         for i, c in enumerate(row)) + " |")
+        out.append("\n</details>\n")
+        self.tables[spec["id"]] = {"spec": spec, "cells": cells, "trace": trace, "metric": metric}
+
+    def paper_max(self, trace):
+        return trace.maximize
+
+    # ---- claims
+
+    def claim(self, spec):
+        check = spec["check"]
+        verdict, numbers = getattr(self, "claim_" + check)(spec)
+        self.claims["holds" if verdict else "fails"] += 1
+        text = "holds" if verdict else "fails, " + self.explain(spec["id"])
+        self.lines.append(f"| `{spec['id']}` | {spec['text']} | {text} | {numbers} |")
+
+    def table_means(self, table_id, procedure):
+        t = self.tables[table_id]
+        means = {}
+        for (dataset, learner), cell in t["cells"].items():
+            chosen = getattr(cell, procedure, None) if cell.present else None
+            if chosen:
+                means.setdefault(dataset, {})[learner] = chosen
+        return t, means
+
+    def claim_best(self, spec):
+        """`learner` has the best mean on at least `at_least` datasets (all by default); with "or_tied", a dataset
+        also counts when the learner is not significantly below the best (Welch t-test, 5%)."""
+        t, means = self.table_means(spec["table"], spec.get("procedure", "held_out"))
+        learner, scale = spec["learner"], t["spec"].get("scale", 1)
+        count, parts = 0, []
+        for dataset, by_learner in means.items():
+            if learner not in by_learner:
+                continue
+            best = max(by_learner, key=lambda name: by_learner[name]["mean"])
+            ok = best == learner
+            note = ""
+            if not ok and spec.get("or_tied"):
+                p = welch_p(by_learner[learner]["values"], by_learner[best]["values"])
+                ok = p >= 0.05
+                note = f", p = {p:.2g} against {best}"
+            count += ok
+            parts.append(f"{dataset}: {learner} {by_learner[learner]['mean'] * scale:.1f} vs best {best} "
+                         f"{by_learner[best]['mean'] * scale:.1f}{note} ({'yes' if ok else 'no'})")
+        need = spec.get("at_least", len(parts))
+        return count >= need and parts, f"{count} of {len(parts)} datasets (needs {need}): " + "; ".join(parts)
+
+    def claim_most_stable(self, spec):
+        """`learner`'s std over trials is the smallest of the table's learners on at least `at_least` datasets."""
+        t, means = self.table_means(spec["table"], spec.get("procedure", "held_out"))
+        learner, scale = spec["learner"], t["spec"].get("scale", 1)
+        count, parts = 0, []
+        for dataset, by_learner in means.items():
+            if learner not in by_learner:
+                continue
+            smallest = min(by_learner, key=lambda name: by_learner[name]["std"])
+            ok = by_learner[learner]["std"] <= by_learner[smallest]["std"]
+            count += ok
+            parts.append(f"{dataset}: {by_learner[learner]['std'] * scale:.2f} vs smallest {smallest} "
+                         f"{by_learner[smallest]['std'] * scale:.2f}")
+        need = spec.get("at_least", len(parts))
+        return count >= need and parts, f"{count} of {len(parts)} datasets (needs {need}): " + "; ".join(parts)
+
+    def sensitivity(self, spec):
+        """series name -> list of (dataset, {param value: (mean, std)}) in the figure's noise order."""
+        trace = self.traces[spec["protocol"]]
+        metric = spec.get("metric", trace.selection_metric)
+        report_seeds, _ = self.seeds(spec)
+        groups = trace.groups(metric)
+        out = {}
+        for series in spec["series"]:
+            levels = []
+            for dataset in series["datasets"]:
+                by_value = {}
+                for (d, label), points in groups.items():
+                    if d != dataset or label != spec["learner"]:
+                        continue
+                    for params, by_seed in points.items():
+                        value = json.loads(params.split(" ", 1)[-1])[spec["param"]]
+                        by_value[value] = mean_std([by_seed[s][0] for s in report_seeds if s in by_seed])
+                levels.append((dataset, dict(sorted(by_value.items()))))
+            out[series["name"]] = (series, levels)
+        return out
+
+    def figure_spec(self, figure_id):
+        return next(f for f in self.paper["figures"] if f["id"] == figure_id)
+
+    def claim_noise_lowers_accuracy(self, spec):
+        """In every series, the best accuracy over the parameter falls as the noise grows."""
+        parts, ok = [], True
+        for figure_id in spec["figures"]:
+            for name, (series, levels) in self.sensitivity(self.figure_spec(figure_id)).items():
+                best = [max(m for m, _ in by.values()) for _, by in levels if by]
+                falls = all(b >= a for a, b in zip(best[1:], best))
+                ok &= falls
+                parts.append(f"{name}: " + " > ".join(f"{b * 100:.1f}" for b in best) + ("" if falls else " (not monotone)"))
+        return ok, "best accuracy per noise level: " + "; ".join(parts)
+
+    def best_values(self, levels):
+        return [max(by, key=lambda v: by[v][0]) for _, by in levels if by]
+
+    def claim_smaller_parameter_under_noise(self, spec):
+        """In every series the best parameter at the noisiest level is no larger than without noise and lies in the
+        guaranteed range (0, bound), bound given per series."""
+        parts, count, total = [], 0, 0
+        for figure_id in spec["figures"]:
+            for name, (series, levels) in self.sensitivity(self.figure_spec(figure_id)).items():
+                best = self.best_values(levels)
+                bound = series["bound"]
+                ok = best[-1] <= best[0] and best[-1] < bound
+                total += 1
+                count += ok
+                parts.append(f"{name}: best {spec['param']} {' -> '.join(f'{b:g}' for b in best)} "
+                             f"(range (0, {bound:.3g})){'' if ok else ' (no)'}")
+        need = spec.get("at_least", total)
+        return count >= need, f"{count} of {total} series (needs {need}): " + "; ".join(parts)
+
+    def claim_clean_prefers_outside_range(self, spec):
+        """On some series without noise, the best parameter lies at or above the guaranteed range's bound."""
+        parts, count = [], 0
+        for figure_id in spec["figures"]:
+            for name, (series, levels) in self.sensitivity(self.figure_spec(figure_id)).items():
+                best = self.best_values(levels)[0]
+                count += best >= series["bound"]
+                parts.append(f"{name}: {best:g} vs bound {series['bound']:.3g}")
+        return count >= 1, f"{count} series: " + "; ".join(parts)
+
+    # ---- figures
+
+    def figure(self, spec):
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        kind = spec["kind"]
+        if kind == "curves":
+            panels = self.curve_panels(spec)
+        else:
+            panels = self.sensitivity_panels(spec)
+        columns = min(3, len(panels))
+        rows = (len(panels) + columns - 1) // columns
+        fig, axes = plt.subplots(rows, columns, figsize=(4.2 * columns, 3.2 * rows), squeeze=False)
+        for ax, (title, draw) in zip(axes.flat, panels):
+            draw(ax)
+            ax.set_title(title, fontsize=10)
+            ax.grid(alpha=0.3)
+        for ax in list(axes.flat)[len(panels):]:
+            ax.axis("off")
+        axes.flat[0].legend(fontsize=7)
+        fig.tight_layout()
+        self.img_dir.mkdir(parents=True, exist_ok=True)
+        names = []
+        for ext in ("png", "svg"):
+            path = self.img_dir / f"{spec['id']}.{ext}"
+            fig.savefig(path, dpi=110)
+            names.append(os.path.relpath(path, self.out_dir))
+        plt.close(fig)
+        self.lines.append(f"### {spec['title']}\n")
+        trials = len(self.seeds(spec)[0]) if "report_seeds" in spec else len(self.seeds(
+            self.tables[spec["table"]]["spec"])[0])
+        self.lines.append(spec.get("caption", "") + f" Mean and std over {trials} trials.\n")
+        self.lines.append(f"![{spec['title']}]({names[0]}) ([SVG]({names[1]}))\n")
+
+    def curve_panels(self, spec):
+        t = self.tables[spec["table"]]
+        trace, cells = t["trace"], t["cells"]
+        procedure = spec.get("procedure", "held_out")
+        panels = []
+        for dataset, title in t["spec"]["datasets"].items():
+            def draw(ax, dataset=dataset):
+                for learner, learner_title in t["spec"]["learners"].items():
+                    cell = cells.get((dataset, learner))
+                    chosen = getattr(cell, procedure, None) if cell and cell.present else None
+                    if not chosen:
+                        continue
+                    series = trace.curves(chosen["runs"], spec["curve"])
+                    length = min(len(v) for _, v in series)
+                    rounds = series[0][0][:length]
+                    values = [[v[i] * 100 for _, v in series] for i in range(length)]
+                    means = [sum(v) / len(v) for v in values]
+                    stds = [mean_std(v)[1] for v in values]
+                    ax.plot(rounds, means, label=learner_title, linewidth=1)
+                    ax.fill_between(rounds, [max(0, m - s) for m, s in zip(means, stds)],
+                                    [min(100, m + s) for m, s in zip(means, stds)], alpha=0.2)
+                ax.set_xlabel("round")
+                ax.set_ylabel("% correct proposals")
+            panels.append((title, draw))
+        return panels
+
+    def sensitivity_panels(self, spec):
+        panels = []
+        for name, (series, levels) in self.sensitivity(spec).items():
+            def draw(ax, series=series, levels=levels):
+                for (dataset, by), level in zip(levels, series["levels"]):
+                    xs = list(by)
+                    ms = [by[x][0] * 100 for x in xs]
+                    ss = [by[x][1] * 100 for x in xs]
+                    ax.plot(xs, ms, marker=".", label=level, linewidth=1)
+                    ax.fill_between(xs, [m - s for m, s in zip(ms, ss)], [m + s for m, s in zip(ms, ss)], alpha=0.15)
+                ax.axvspan(0, series["bound"], color="red", alpha=0.08)
+                ax.set_xlabel(spec["param"])
+                ax.set_ylabel("% correct")
+            panels.append((series["title"], draw))
+        return panels
+
+
+def seed_text(seeds):
+    if not seeds:
+        return "none"
+    if seeds == list(range(seeds[0], seeds[-1] + 1)) and len(seeds) > 2:
+        return f"{seeds[0]}-{seeds[-1]}"
+    return ", ".join(str(s) for s in seeds)
+
+
+def git_commit(root):
+    try:
+        out = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True).stdout.strip()
+        return out.stdout.strip() + (" (with uncommitted changes)" if dirty else "") if out.returncode == 0 else "unknown"
+    except OSError:
+        return "unknown"
+
+
+def write_page(root, paper_id, paper, run_info, glimpse, args, inputs, total_seconds):
+    paper_dir = root / "protocols" / paper_id
+    explanations_file = paper_dir / "explanations.json"
+    explanations = load_json(explanations_file) if explanations_file.exists() else {}
+    if args.out:
+        out_file = Path(args.out)
+    elif args.quick:
+        out_file = root / "runs" / "reproduce" / "quick" / paper_id / (paper_id + ".md")
+    else:
+        out_file = page_path(root, paper_id)
+    out_dir = out_file.parent
+    img_dir = out_dir / "img" / paper_id
+    traces = {name: Trace(info["file"]) for name, info in run_info.items()}
+    page = Page(root, paper_id, paper, traces, run_info, explanations, args.quick, out_dir, img_dir)
+    body = page.lines
+    for spec in paper.get("tables", []):
+        page.table(spec)
+    if paper.get("claims"):
+        body.append("## The paper's claims, computed\n")
+        body.append("| id | the paper says | verdict | measured |")
+        body.append("|---|---|---|---|")
+        for spec in paper["claims"]:
+            page.claim(spec)
+        body.append("")
+    if paper.get("figures"):
+        body.append("## Figures\n")
+        for spec in paper["figures"]:
+            page.figure(spec)
+    if page.used_explanations:
+        body.append("## Explanations\n")
+        body.append(f"Attached to cells and claims in `protocols/{paper_id}/explanations.json`; each says which run "
+                    "shows it.\n")
+        for i, key in enumerate(page.used_explanations, 1):
+            e = explanations[key]
+            body.append(f"- **[E{i}]** `{key}`: {e['text']}" + (f" Shown by: {e['shown_by']}" if e.get("shown_by") else "")
+                        + (" *(a guess, not measured)*" if e.get("guess") else ""))
+        body.append("")
+    if paper.get("not_reproduced"):
+        body.append("## Not reproduced here\n")
+        for item in paper["not_reproduced"]:
+            body.append(f"- {item}")
+        body.append("")
+
+    c = page.counts
+    head = [f"# {paper['title']}: reproduced by glimpse\n",
+            f"*Generated by `glimpse reproduce {paper_id}{' --quick' if args.quick else ''}`: do not edit this page. "
+            f"The paper's numbers and claims are in `protocols/{paper_id}/paper.json`, explanations in "
+            f"`protocols/{paper_id}/explanations.json`; change those or the protocols, then regenerate.*\n",
+            f"Paper: {paper['citation']}.\n",
+            "| generated | glimpse | commit | runs' wall time (this invocation) | threads |",
+            "|---|---|---|---|---|",
+            f"| {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')} | {glimpse.version()} | "
+            f"{git_commit(root)} | {total_seconds:.0f} s | {args.threads or os.cpu_count()} |\n"]
+    if args.quick:
+        head.append("**--quick**: a few trials on a share of each dataset's rows, to exercise the path; the numbers "
+                    "mean nothing.\n")
+    head.append(f"**Cells**: {c['within 1 std']} within 1 paper std, {c['within 2 std']} within 2, "
+                f"{c['outside 2 std']} outside ({sum(1 for k in page.unexplained if k.count('/') == 2)} unexplained); "
+                f"{c['no paper number']} with no paper number. **Claims**: {page.claims['holds']} hold, "
+                f"{page.claims['fails']} fail.\n")
+    head.append("Commands (each resumes where it stopped; the whole page: `glimpse reproduce " + paper_id +
+                (" --quick" if args.quick else "") + "`):\n")
+    head.append("| protocol | command | wall time | runs failed |")
+    head.append("|---|---|---|---|")
+    for name, info in run_info.items():
+        failed = sum(1 for r in traces[name].rows if r["status"] != "complete")
+        head.append(f"| {name} | `{info['command']}` | {info['seconds']:.0f} s | {failed} |")
+    head.append("")
+    fingerprint = {"paper": paper_id, "quick": args.quick, "inputs": inputs}
+    text = "\n".join(head + body) + "\n" + MARKER + json.dumps(fingerprint, sort_keys=True) + " -->\n"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    out_file.write_text(text)
+    print(f"wrote {out_file} ({c['outside 2 std']} cells outside 2 std, {len(page.unexplained)} unexplained)",
+          file=sys.stderr)
+    return page.unexplained
+
+
+def main():
+    parser = argparse.ArgumentParser(prog="glimpse reproduce", description=__doc__.split("\n")[0])
+    parser.add_argument("paper", nargs="?", help="the paper (a folder protocols/PAPER with a paper.json)")
+    parser.add_argument("--glimpse", required=True, help=argparse.SUPPRESS)
+    parser.add_argument("--list", action="store_true")
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--strict", action="store_true")
+    parser.add_argument("--page-only", action="store_true")
+    parser.add_argument("-j", "--threads", type=int, default=0)
+    parser.add_argument("--shard")
+    parser.add_argument("--root", default=".")
+    parser.add_argument("--out")
+    args = parser.parse_args()
+    root = Path(args.root).resolve()
+    glimpse = Glimpse(args.glimpse)
+    if args.list:
+        return list_papers(root, glimpse, args.strict)
+    found = papers(root)
+    if not args.paper:
+        fail("name a paper (" + ", ".join(found) + ") or --list")
+    if args.paper not in found:
+        fail(f"unknown paper '{args.paper}'; {root / 'protocols'} has: " + (", ".join(found) or "none"))
+    paper = load_json(found[args.paper])
+    if args.quick and "quick" not in paper:
+        fail(f"{found[args.paper]}: no \"quick\" entry (report_seeds, selection_seeds, keep_fraction)")
+    start = time.monotonic()
+    if args.page_only:
+        runs_dir = root / "runs" / "reproduce" / ("quick" if args.quick else "full") / args.paper
+        run_info = {}
+        for name in paper["protocols"]:
+            file = runs_dir / (Path(name).stem + ".h5")
+            if not file.exists():
+                fail(f"{file}: missing; run 'glimpse reproduce {args.paper}' first")
+            run_info[name] = {"file": file, "seconds": math.nan, "status": 0,
+                              "command": f"glimpse run protocols/{args.paper}/{name} -o {os.path.relpath(file, root)}"}
+    else:
+        run_info = run_protocols(root, args.paper, paper, glimpse, args)
+    if args.shard:
+        print("shard done: merge the shards of each protocol with 'glimpse merge', then 'glimpse reproduce "
+              f"{args.paper} --page-only'", file=sys.stderr)
+        return 0
+    inputs = paper_inputs(found[args.paper].parent, paper, glimpse, args.quick)
+    unexplained = write_page(root, args.paper, paper, run_info, glimpse, args, inputs, time.monotonic() - start)
+    if args.strict and unexplained:
+        print("--strict: unexplained: " + ", ".join(unexplained), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
