@@ -545,6 +545,7 @@ Options:
   --page-only      write the page from the trace files already in runs/reproduce/ (no runs)
   --root DIR       the folder holding protocols/ and docs/ (default: the current folder)
   --out FILE       write the page (and img/PAPER/) elsewhere
+  --runs DIR       keep the trace files in DIR/full/PAPER (or DIR/quick/PAPER) instead of runs/reproduce
 Needs /usr/bin/python3 with python3-h5py and python3-matplotlib (./tools/install-deps.sh installs them).
 )";
 

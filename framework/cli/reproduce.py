@@ -213,7 +213,7 @@ def list_papers(root, glimpse, strict):
 
 def run_protocols(root, paper_id, paper, glimpse, args):
     paper_dir = root / "protocols" / paper_id
-    runs_dir = root / "runs" / "reproduce" / ("quick" if args.quick else "full") / paper_id
+    runs_dir = runs_folder(root, paper_id, args)
     runs_dir.mkdir(parents=True, exist_ok=True)
     results = {}
     needed = set()
@@ -262,6 +262,11 @@ def run_protocols(root, paper_id, paper, glimpse, args):
                          "command": " ".join(["glimpse", "run", os.path.relpath(source_file, root), "-o",
                                               os.path.relpath(output, root)])}
     return results
+
+
+def runs_folder(root, paper_id, args):
+    base = Path(args.runs).resolve() if args.runs else root / "runs" / "reproduce"
+    return base / ("quick" if args.quick else "full") / paper_id
 
 
 def installed(glimpse, name):
@@ -712,7 +717,7 @@ def write_page(root, paper_id, paper, run_info, glimpse, args, inputs, total_sec
     if args.out:
         out_file = Path(args.out)
     elif args.quick:
-        out_file = root / "runs" / "reproduce" / "quick" / paper_id / (paper_id + ".md")
+        out_file = runs_folder(root, paper_id, args) / (paper_id + ".md")
     else:
         out_file = page_path(root, paper_id)
     out_dir = out_file.parent
@@ -794,6 +799,7 @@ def main():
     parser.add_argument("--shard")
     parser.add_argument("--root", default=".")
     parser.add_argument("--out")
+    parser.add_argument("--runs")
     args = parser.parse_args()
     root = Path(args.root).resolve()
     glimpse = Glimpse(args.glimpse)
@@ -809,7 +815,7 @@ def main():
         fail(f"{found[args.paper]}: no \"quick\" entry (report_seeds, selection_seeds, keep_fraction)")
     start = time.monotonic()
     if args.page_only:
-        runs_dir = root / "runs" / "reproduce" / ("quick" if args.quick else "full") / args.paper
+        runs_dir = runs_folder(root, args.paper, args)
         run_info = {}
         for name in paper["protocols"]:
             file = runs_dir / (Path(name).stem + ".h5")
