@@ -213,6 +213,36 @@ TEST(PartialLabelLearners, PegasosStaysInTheBallAndPerceptronsKeepRowSumsZero) {
   }
 }
 
+TEST(PartialLabelLearners, FloatPegasosStaysFiniteAtASmallLambda) {
+  // lambda = 1e-4: steps of 1e4 / t against a ball of radius 100, so the projection shrinks W = a V's scale by
+  // orders of magnitude a round; V in float overflowed (NaN scores from round ~40) before the fold was moved up.
+  const int k = 10, d = 20;
+  for (const char* name : {"pegasos", "avg_pegasos", "max_pegasos"}) {
+    SCOPED_TRACE(name);
+    auto learner = make<Learner>(name, {{"precision", "float"}, {"lambda", "0.0001"}});
+    learner->reset({2000, d, k}, 0);
+    auto oracle = make<FeedbackOracle>(std::string(name) == "pegasos" ? "full" : "candidate_set",
+                                       std::string(name) == "pegasos" ? std::map<std::string, std::string>{}
+                                                                      : std::map<std::string, std::string>{{"size", "3"}});
+    oracle->reset({2000, d, k});
+    Rng rng(4);
+    Prediction pred;
+    pred.scores.resize(k);
+    for (int t = 1; t <= 2000; ++t) {
+      std::vector<Feature> v(d);
+      double norm = 0;
+      for (auto& e : v) e = static_cast<Feature>(rng.normal()), norm += double(e) * e;
+      for (auto& e : v) e = static_cast<Feature>(e / std::sqrt(norm));
+      const DenseRow x(v);
+      learner->predict(x.view(), pred);
+      for (const double s : pred.scores) ASSERT_TRUE(std::isfinite(s)) << "round " << t;
+      Rng round_rng(derive_key(2, static_cast<std::uint64_t>(t)));
+      const auto y = static_cast<std::int32_t>(rng.below(k));
+      learner->learn(x.view(), pred, oracle->respond(x.view(), {t, y, {}}, pred, round_rng));
+    }
+  }
+}
+
 TEST(CandidateSetOracle, SetsHoldTheTruthHaveTheRequestedSizeAndAreUniform) {
   auto fixed = make<FeedbackOracle>("candidate_set", {{"size", "3"}});
   auto ranged = make<FeedbackOracle>("candidate_set", {{"size", "2"}, {"max_size", "4"}});

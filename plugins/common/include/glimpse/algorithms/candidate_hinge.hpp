@@ -123,6 +123,7 @@ class CandidatePegasos final : public Learner {
                 : average   ? "avg_pegasos"
                             : "max_pegasos",
         .kind = PluginKind::learner,
+        .revision = 2,  // 2: W = a V folded before V can overflow float (was: only when a < 1e-100)
         .summary = ExactLabels ? "multiclass Pegasos on the hinge loss of the true label"
                    : average   ? "Pegasos on the average prediction hinge loss of a candidate label set"
                                : "Pegasos on the max prediction hinge loss of a candidate label set",
@@ -174,7 +175,10 @@ class CandidatePegasos final : public Learner {
     const double norm = scale_ * std::sqrt(std::max(squared_norm_, 0.0));
     const double radius = 1.0 / std::sqrt(lambda_);
     if (norm > radius) scale_ *= radius / norm;
-    if (scale_ < 1e-100) {  // fold the scale back into V before it underflows
+    // Fold the scale back into V while V's entries (about ||W|| / scale) stay far inside T's range: at a small
+    // lambda the projection shrinks the scale by orders of magnitude a round, and a float V overflowed to inf
+    // (NaN scores) after some 40 rounds when the fold waited for 1e-100.
+    if (scale_ < (sizeof(T) == sizeof(float) ? 1e-20 : 1e-100)) {
       model_.all_weights() *= static_cast<T>(scale_);
       squared_norm_ *= scale_ * scale_;
       scale_ = 1.0;
