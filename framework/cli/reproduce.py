@@ -510,16 +510,24 @@ class Page:
                 means.setdefault(dataset, {})[learner] = chosen
         return t, means
 
+    def better(self, t, a, b):
+        return a < b if not t["trace"].maximize else a > b
+
     def claim_best(self, spec):
-        """`learner` has the best mean on at least `at_least` datasets (all by default); with "or_tied", a dataset
-        also counts when the learner is not significantly below the best (Welch t-test, 5%)."""
+        """`learner` has the best mean (the table's goal: max or min) among `among` (default: all the table's
+        learners) on at least `at_least` of `datasets` (default: all; both default to every one); with "or_tied",
+        a dataset also counts when a Welch t-test at 5% does not put the learner below the best."""
         t, means = self.table_means(spec["table"], spec.get("procedure", "held_out"))
         learner, scale = spec["learner"], t["spec"].get("scale", 1)
         count, parts = 0, []
         for dataset, by_learner in means.items():
-            if learner not in by_learner:
+            if learner not in by_learner or dataset not in spec.get("datasets", [dataset]):
                 continue
-            best = max(by_learner, key=lambda name: by_learner[name]["mean"])
+            among = [name for name in by_learner if name in spec.get("among", by_learner)]
+            best = among[0]
+            for name in among:
+                if self.better(t, by_learner[name]["mean"], by_learner[best]["mean"]):
+                    best = name
             ok = best == learner
             note = ""
             if not ok and spec.get("or_tied"):
@@ -527,10 +535,43 @@ class Page:
                 ok = p >= 0.05
                 note = f", p = {p:.2g} against {best}"
             count += ok
-            parts.append(f"{dataset}: {learner} {by_learner[learner]['mean'] * scale:.1f} vs best {best} "
-                         f"{by_learner[best]['mean'] * scale:.1f}{note} ({'yes' if ok else 'no'})")
+            parts.append(f"{dataset}: {learner} {by_learner[learner]['mean'] * scale:.{self.digits(t)}f} vs best {best} "
+                         f"{by_learner[best]['mean'] * scale:.{self.digits(t)}f}{note} ({'yes' if ok else 'no'})")
         need = spec.get("at_least", len(parts))
-        return count >= need and parts, f"{count} of {len(parts)} datasets (needs {need}): " + "; ".join(parts)
+        return count >= need and bool(parts), f"{count} of {len(parts)} datasets (needs {need}): " + "; ".join(parts)
+
+    def digits(self, t):
+        return t["spec"].get("digits", 1)
+
+    def claim_group_better(self, spec):
+        """The best of the `better` learners beats the best of the `worse` ones (the table's goal) on at least
+        `at_least` of `datasets` (default: all), in each of `tables`."""
+        count, parts = 0, []
+        for table_id in spec["tables"]:
+            t, means = self.table_means(table_id, spec.get("procedure", "held_out"))
+            scale = t["spec"].get("scale", 1)
+            for dataset, by_learner in means.items():
+                if dataset not in spec.get("datasets", [dataset]):
+                    continue
+                groups = []
+                for names in (spec["better"], spec["worse"]):
+                    present = [n for n in names if n in by_learner]
+                    if not present:
+                        break
+                    best = present[0]
+                    for n in present:
+                        if self.better(t, by_learner[n]["mean"], by_learner[best]["mean"]):
+                            best = n
+                    groups.append(best)
+                if len(groups) < 2:
+                    continue
+                a, b = (by_learner[g]["mean"] for g in groups)
+                ok = self.better(t, a, b)
+                count += ok
+                parts.append(f"{table_id} {dataset}: {groups[0]} {a * scale:.{self.digits(t)}f} vs {groups[1]} "
+                             f"{b * scale:.{self.digits(t)}f} ({'yes' if ok else 'no'})")
+        need = spec.get("at_least", len(parts))
+        return count >= need and bool(parts), f"{count} of {len(parts)} (needs {need}): " + "; ".join(parts)
 
     def claim_most_stable(self, spec):
         """`learner`'s std over trials is the smallest of the table's learners on at least `at_least` datasets."""
@@ -671,7 +712,7 @@ class Page:
                     ax.fill_between(rounds, [max(0, m - s) for m, s in zip(means, stds)],
                                     [min(100, m + s) for m, s in zip(means, stds)], alpha=0.2)
                 ax.set_xlabel("round")
-                ax.set_ylabel("% correct proposals")
+                ax.set_ylabel(spec.get("ylabel", "% correct proposals"))
             panels.append((title, draw))
         return panels
 
