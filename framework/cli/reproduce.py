@@ -187,6 +187,10 @@ def differences(old, new):
     return changed
 
 
+def rows_names(rows):
+    return [r[0] for r in rows]
+
+
 def list_papers(root, glimpse, strict):
     rows, stale = [], 0
     for paper_id, path in papers(root).items():
@@ -200,9 +204,15 @@ def list_papers(root, glimpse, strict):
             state = "up to date" if not changed else "stale: " + ", ".join(changed)
             stale += bool(changed)
         rows.append((paper_id, state, paper.get("title", "")))
+    # Protocol folders and results pages with no paper.json: not reproducible by this command yet.
+    others = {p.name for p in (root / "protocols").iterdir() if p.is_dir()} | {
+        p.stem for p in (root / "docs" / "results").glob("*.md")}
+    for name in sorted(others - set(rows_names(rows))):
+        page = page_path(root, name)
+        rows.append((name, "no paper.json" + (" (page hand-written)" if page.exists() else ""), ""))
     width = max([len(r[0]) for r in rows] + [5])
     for paper_id, state, title in rows:
-        print(f"{paper_id:<{width}}  {state}  ({title})")
+        print(f"{paper_id:<{width}}  {state}" + (f"  ({title})" if title else ""))
     if strict and stale:
         print(f"{stale} page(s) stale: regenerate with 'glimpse reproduce PAPER' (do not edit them)", file=sys.stderr)
         return 1
@@ -403,9 +413,10 @@ def fmt(value, scale, digits):
 
 
 def status_of(measured, paper_mean, paper_std, resolution):
-    """Within 1 or 2 of the paper's standard deviations (a printed 0.0 counts as half the last digit)."""
+    """Within 1 or 2 of the paper's standard deviations. The paper's mean is known only to half its last printed
+    digit, so that much of the gap is forgiven; a printed std of 0.0 counts as half the last digit."""
     spread = max(paper_std, resolution / 2)
-    gap = abs(measured - paper_mean) / spread
+    gap = max(0.0, abs(measured - paper_mean) - resolution / 2) / spread
     return gap, ("within 1 std" if gap <= 1 else "within 2 std" if gap <= 2 else "outside 2 std")
 
 
@@ -420,10 +431,15 @@ class Page:
         self.tables = {}
 
     def explain(self, key):
+        """The verdict text for a cell or claim that needs an explanation; a guess leaves it unexplained."""
         if key in self.explanations:
             if key not in self.used_explanations:
                 self.used_explanations.append(key)
-            return f"explained [E{self.used_explanations.index(key) + 1}]"
+            ref = f"[E{self.used_explanations.index(key) + 1}]"
+            if not self.explanations[key].get("guess"):
+                return f"explained {ref}"
+            self.unexplained.append(key)
+            return f"**UNEXPLAINED** (a guess: {ref})"
         self.unexplained.append(key)
         return "**UNEXPLAINED**"
 
@@ -456,7 +472,8 @@ class Page:
         for dataset, dataset_title in spec["datasets"].items():
             row = [dataset_title]
             for learner, learner_title in learners.items():
-                cell = measure(trace, dataset, learner, metric, report_seeds, selection_seeds, self.paper_max(trace))
+                maximize = spec["goal"] == "max" if "goal" in spec else trace.maximize
+                cell = measure(trace, dataset, learner, metric, report_seeds, selection_seeds, maximize)
                 cells[(dataset, learner)] = cell
                 pc = paper_cells.get((dataset, learner))
                 paper_text = f"{pc['mean']:.{digits}f} ({pc['std']:.{digits}f})" if pc else (
@@ -481,6 +498,7 @@ class Page:
             out.append("| " + " | ".join(row) + " |")
         out.append("")
         out.append("<details><summary>Per cell: gap to the paper, status, chosen grid points</summary>\n")
+        out.append("Gap: |measured - paper| less half the paper's last printed digit (its rounding), in paper stds.\n")
         out.append("| cell | measured - paper | gap / paper std | status | chosen (same trials) | chosen (held out) |")
         out.append("|---|---|---|---|---|---|")
         for row in detail:
@@ -488,9 +506,6 @@ class Page:
                                          for i, c in enumerate(row)) + " |")
         out.append("\n</details>\n")
         self.tables[spec["id"]] = {"spec": spec, "cells": cells, "trace": trace, "metric": metric}
-
-    def paper_max(self, trace):
-        return trace.maximize
 
     # ---- claims
 
@@ -511,7 +526,9 @@ class Page:
         return t, means
 
     def better(self, t, a, b):
-        return a < b if not t["trace"].maximize else a > b
+        """Whether value a beats b in table t: its "goal" (max or min), else its protocol's selection goal."""
+        maximize = t["spec"]["goal"] == "max" if "goal" in t["spec"] else t["trace"].maximize
+        return a > b if maximize else a < b
 
     def claim_best(self, spec):
         """`learner` has the best mean (the table's goal: max or min) among `among` (default: all the table's

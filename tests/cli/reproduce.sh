@@ -35,9 +35,13 @@ cat > protocols/toy/explanations.json <<'JSON'
  "table1/easy/banditron": {"text": "likewise", "guess": true},
  "cspa_best": {"text": "toy"}}
 JSON
-"$GLIMPSE" reproduce toy --page-only --strict 2> /dev/null
+set +e; "$GLIMPSE" reproduce toy --page-only --strict 2> strict.txt; status=$?; set -e
+[ "$status" = 1 ] && grep -q "unexplained: table1/easy/banditron$" strict.txt   # a guess explains nothing
 grep -q "outside 2 std, explained \[E1\]" $page
+grep -q "outside 2 std, \*\*UNEXPLAINED\*\* (a guess: \[E2\])" $page
 grep -q "^- \*\*\[E2\]\*\* \`table1/easy/banditron\`: likewise \*(a guess, not measured)\*" $page
+sed -i 's/"guess": true/"shown_by": "the same"/' protocols/toy/explanations.json
+"$GLIMPSE" reproduce toy --page-only --strict 2> /dev/null
 
 # Staleness: up to date; then a protocol edit; then a page made with another revision of a plugin.
 "$GLIMPSE" reproduce --list --strict | grep -E "^toy +up to date" > /dev/null
