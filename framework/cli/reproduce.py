@@ -253,22 +253,28 @@ def run_protocols(root, paper_id, paper, glimpse, args):
         command = [glimpse.executable, "run", str(source_file), "-o", str(output), "-j", str(args.threads)]
         if args.shard:
             command += ["--shard", args.shard]
+        # Wall time spent on this trace file over every invocation (a resumed sweep adds up), for the page.
+        timing = runs_dir / (stem + ".time.json")
+        spent = json.loads(timing.read_text())["wall_seconds"] if timing.exists() else 0.0
         if output.exists() and sidecar.exists() and json.loads(sidecar.read_text()) != inputs:
             why = differences({name: json.loads(sidecar.read_text())}, {name: inputs})
             print(f"{output}: made with other inputs ({', '.join(why)}): starting afresh", file=sys.stderr)
             command.append("--force")
+            spent = 0.0
         elif output.exists() and not sidecar.exists():
             command.append("--force")
+            spent = 0.0
         sidecar.write_text(json.dumps(inputs) + "\n")
         print("$ " + " ".join(command), file=sys.stderr)
         start = time.monotonic()
         status = subprocess.run(command, stdout=subprocess.DEVNULL).returncode  # the summary table: the page has it
         seconds = time.monotonic() - start
+        timing.write_text(json.dumps({"wall_seconds": spent + seconds, "threads": args.threads or os.cpu_count()}) + "\n")
         if status == 130:
             fail("interrupted: run the same command again to resume", 130)
         if status not in (0, 3):
             fail(f"{name}: glimpse run failed (exit {status})")
-        results[name] = {"file": output, "seconds": seconds, "status": status,
+        results[name] = {"file": output, "seconds": spent + seconds, "status": status,
                          "command": " ".join(["glimpse", "run", os.path.relpath(source_file, root), "-o",
                                               os.path.relpath(output, root)])}
     return results
@@ -817,7 +823,7 @@ def write_page(root, paper_id, paper, run_info, glimpse, args, inputs, total_sec
             f"The paper's numbers and claims are in `protocols/{paper_id}/paper.json`, explanations in "
             f"`protocols/{paper_id}/explanations.json`; change those or the protocols, then regenerate.*\n",
             f"Paper: {paper['citation']}.\n",
-            "| generated | glimpse | commit | runs' wall time (this invocation) | threads |",
+            "| generated | glimpse | commit | this invocation's wall time | threads |",
             "|---|---|---|---|---|",
             f"| {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')} | {glimpse.version()} | "
             f"{git_commit(root)} | {total_seconds:.0f} s | {args.threads or os.cpu_count()} |\n"]
@@ -830,11 +836,17 @@ def write_page(root, paper_id, paper, run_info, glimpse, args, inputs, total_sec
                 f"{page.claims['fails']} fail.\n")
     head.append("Commands (each resumes where it stopped; the whole page: `glimpse reproduce " + paper_id +
                 (" --quick" if args.quick else "") + "`):\n")
-    head.append("| protocol | command | wall time | runs failed |")
-    head.append("|---|---|---|---|")
+    head.append("| protocol | command | runs | failed | wall time (all invocations) | sum of the runs' own times |")
+    head.append("|---|---|---|---|---|---|")
+    total_wall = total_runs = 0.0
     for name, info in run_info.items():
-        failed = sum(1 for r in traces[name].rows if r["status"] != "complete")
-        head.append(f"| {name} | `{info['command']}` | {info['seconds']:.0f} s | {failed} |")
+        rows = traces[name].rows
+        failed = sum(1 for r in rows if r["status"] != "complete")
+        own = sum(float(r["seconds"]) for r in rows)
+        total_wall += info["seconds"]
+        total_runs += own
+        head.append(f"| {name} | `{info['command']}` | {len(rows)} | {failed} | {info['seconds']:.0f} s | {own:.0f} s |")
+    head.append(f"| all | | {sum(len(t.rows) for t in traces.values())} | | **{total_wall:.0f} s** | {total_runs:.0f} s |")
     head.append("")
     fingerprint = {"paper": paper_id, "quick": args.quick, "inputs": inputs}
     text = "\n".join(head + body) + "\n" + MARKER + json.dumps(fingerprint, sort_keys=True) + " -->\n"
@@ -879,7 +891,9 @@ def main():
             file = runs_dir / (Path(name).stem + ".h5")
             if not file.exists():
                 fail(f"{file}: missing; run 'glimpse reproduce {args.paper}' first")
-            run_info[name] = {"file": file, "seconds": math.nan, "status": 0,
+            timing = runs_dir / (Path(name).stem + ".time.json")
+            spent = json.loads(timing.read_text())["wall_seconds"] if timing.exists() else math.nan
+            run_info[name] = {"file": file, "seconds": spent, "status": 0,
                               "command": f"glimpse run protocols/{args.paper}/{name} -o {os.path.relpath(file, root)}"}
     else:
         run_info = run_protocols(root, args.paper, paper, glimpse, args)
