@@ -76,6 +76,7 @@ Dataset Dataset::subset(std::span<const std::int64_t> rows) const {
                                     num_classes_);
   out.class_names = class_names;
   out.class_probabilities = std::move(probabilities);
+  out.notes = notes;
   return out;
 }
 

@@ -49,6 +49,20 @@ cat > bad.json <<'JSON'
  "learners": [{"name": "spa"}], "metrics": [{"name": "mistakes"}]}
 JSON
 expect_error 2 "bad.txt:2: expected a number after '1:', got 'x'" "$GLIMPSE" run bad.json
+# Labels: 0-based and -1/+1 are mapped, and the run says so once (not once per seed or run); 1.5 is refused at its line.
+cat > labels.json <<'JSON'
+{"datasets": [{"source": "libsvm", "params": {"path": "labels.txt"}}], "oracle": {"name": "full"},
+ "learners": [{"name": "spa"}, {"name": "perceptron"}], "metrics": [{"name": "mistakes"}], "seeds": 3}
+JSON
+printf '0 1:1\n2 1:-1\n1 2:1\n' > labels.txt
+"$GLIMPSE" run labels.json -o labels.h5 --quiet 2> labels_log.txt
+[ "$(grep -c 'glimpse: note: ' labels_log.txt)" = 1 ] || fail "note count: $(cat labels_log.txt)"
+grep -q "^glimpse: note: labels.json: datasets\[0\] (dataset 'libsvm'): labels mapped to classes 1..3 in sorted order: 0=1, 1=2, 2=3$" labels_log.txt
+printf -- '-1 1:1\n+1 1:-1\n' > labels.txt
+"$GLIMPSE" run labels.json -o labels2.h5 --quiet 2> labels_log.txt
+grep -q "labels mapped to classes 1..2 in sorted order: -1=1, 1=2" labels_log.txt
+printf '1 1:1\n1.5 1:-1\n' > labels.txt
+expect_error 2 "labels.txt:2: label 1.5 is not an integer" "$GLIMPSE" run labels.json -o labels3.h5
 expect_error 2 "unknown plugin 'nope'" "$GLIMPSE" describe nope
 expect_error 2 "unknown command 'frobnicate'" "$GLIMPSE" frobnicate
 expect_error 2 "not an HDF5 file" "$GLIMPSE" summary bad.txt

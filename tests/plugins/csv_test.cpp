@@ -38,7 +38,7 @@ TEST_F(Csv, ErrorsNameTheFileLineAndColumn) {
   EXPECT_EQ(
       refusal("a,b,y\n1,2,0\n", {{"label_column", "z"}}),
       file() + ":1: label_column: expected first, last, a column number in 1..3 or a header name (a, b, y), got 'z'");
-  EXPECT_EQ(refusal("1,2,5\n", {{"num_classes", "3"}}), file() + ":1: label 5 outside 1..3 (num_classes)");
+  EXPECT_EQ(refusal("1,2,5\n", {{"num_classes", "3"}}), file() + ":1: label 5 is outside 1..3 (num_classes)");
   EXPECT_EQ(load("1,?,1\n", {{"non_finite", "zero"}}).row(0).values[1], 0.0f);
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <glimpse/readers/text_input.hpp>
 
 #include "support.hpp"
 
@@ -42,8 +43,39 @@ TEST_F(Libsvm, FixedClassCountUsesLabelsAsTheyAre) {
   const Dataset d = load("3 1:1\n1 1:2\n", {{"num_classes", "4"}});
   EXPECT_EQ(d.num_classes(), 4);
   EXPECT_EQ(d.label(0), 2);
-  EXPECT_EQ(refusal("3 1:1\n\n5 1:2\n", {{"num_classes", "4"}}), file() + ":3: label 5 outside 1..4 (num_classes)");
-  EXPECT_EQ(refusal("0 1:1\n", {{"num_classes", "4"}}), file() + ":1: label 0 outside 1..4 (num_classes)");
+  EXPECT_EQ(refusal("3 1:1\n\n5 1:2\n", {{"num_classes", "4"}}), file() + ":3: label 5 is outside 1..4 (num_classes)");
+  EXPECT_EQ(refusal("0 1:1\n", {{"num_classes", "4"}}), file() + ":1: label 0 is outside 1..4 (num_classes)");
+}
+
+TEST_F(Libsvm, LabelMappingsAreNotedAndNonIntegerLabelsRefused) {
+  // 0-based labels (as LIBSVM and MNIST files often have): mapped, and said so once in the dataset's notes.
+  const Dataset zero_based = load("0 1:1\n2 1:2\n1 1:3\n0 1:4\n");
+  EXPECT_EQ(zero_based.num_classes(), 3);
+  EXPECT_EQ(std::vector<std::int32_t>(zero_based.labels().begin(), zero_based.labels().end()),
+            (std::vector<std::int32_t>{0, 2, 1, 0}));
+  EXPECT_EQ(zero_based.notes, (std::vector<std::string>{"labels mapped to classes 1..3 in sorted order: 0=1, 1=2, 2=3"}));
+  // -1/+1 (binary LIBSVM files).
+  EXPECT_EQ(load("+1 1:1\n-1 1:2\n").notes,
+            (std::vector<std::string>{"labels mapped to classes 1..2 in sorted order: -1=1, 1=2"}));
+  // Labels that are already 1..K need no word.
+  EXPECT_TRUE(load("2 1:1\n1 1:2\n3 1:3\n").notes.empty());
+  // A label that is not an integer is not a class: refused at its line.
+  EXPECT_EQ(refusal("1 1:1\n1.5 1:2\n2 1:3\n"),
+            file() + ":2: label 1.5 is not an integer: numeric labels name classes (0-based, -1/+1 and any integers "
+                     "are mapped)");
+  EXPECT_EQ(refusal("1 1:1\n2.5 1:2\n", {{"num_classes", "3"}}),
+            file() + ":2: label 2.5 is not an integer (num_classes wants the integers 1..3)");
+  // Declared classes with no rows are noted.
+  EXPECT_EQ(load("1 1:1\n3 1:2\n", {{"num_classes", "4"}}).notes,
+            (std::vector<std::string>{"class(es) 2, 4 of 1..4 have no rows"}));
+}
+
+TEST(LabelMapping, ManyLabelsAreAbbreviatedInTheNote) {
+  readers::RawLabels raw;
+  for (int i = 0; i < 20; ++i) raw.add(std::to_string(i * 10), i + 1);
+  EXPECT_EQ(readers::assign_classes(raw, 0, "f").note,
+            "labels mapped to classes 1..20 in sorted order: 0=1, 10=2, 20=3, 30=4, 40=5, 50=6, ..., 170=18, 180=19, "
+            "190=20");
 }
 
 TEST_F(Libsvm, MalformedLinesAreRefusedWithFileAndLine) {

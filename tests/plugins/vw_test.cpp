@@ -45,7 +45,7 @@ TEST_F(Vw, MalformedLinesNameFileAndLine) {
   EXPECT_EQ(error_of([&] {
               load("4 | a\n", {{"num_classes", "3"}});
             }),
-            file() + ":1: label 4 outside 1..3 (num_classes)");
+            file() + ":1: label 4 is outside 1..3 (num_classes)");
 }
 
 }  // namespace

@@ -54,6 +54,14 @@ class Dataset {
   // prepares the data, then clears them.
   std::vector<std::string> notes;
 
+  // For a transform that builds a new dataset from this one's rows: moves over what describes the rows without
+  // being them (class names, p(y|x) when the rows are the same ones, notes).
+  void take_descriptions_from(Dataset& old) {
+    class_names = std::move(old.class_names);
+    class_probabilities = std::move(old.class_probabilities);
+    notes = std::move(old.notes);
+  }
+
   // A new dataset holding the given rows, in the given order (class names and p(y|x) carried along).
   Dataset subset(std::span<const std::int64_t> rows) const;
 

@@ -128,7 +128,7 @@ class CsvSource final : public glimpse::DataSource {
     const auto n = static_cast<std::int64_t>(classes.labels.size());
     auto data = glimpse::Dataset::dense(n, static_cast<std::int32_t>(d), std::move(values), std::move(classes.labels),
                                         static_cast<std::int32_t>(classes.names.size()));
-    data.class_names = std::move(classes.names);
+    readers::take_class_names(data, classes);
     return data;
   }
 

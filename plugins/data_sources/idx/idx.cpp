@@ -81,7 +81,7 @@ class IdxSource final : public glimpse::DataSource {
     auto classes = readers::assign_classes(raw, 0, labels_file.string());
     auto data = glimpse::Dataset::dense(n, static_cast<std::int32_t>(d), std::move(values), std::move(classes.labels),
                                         static_cast<std::int32_t>(classes.names.size()));
-    data.class_names = std::move(classes.names);
+    readers::take_class_names(data, classes);
     return data;
   }
 

@@ -103,7 +103,7 @@ class LibsvmSource final : public glimpse::DataSource {
     if (d == 0) throw Error(name, "no feature appears in the file (set num_features)");
     glimpse::Dataset data = readers::csr_to_dataset(layout_, d, std::move(offsets), std::move(indices),
                                                     std::move(values), std::move(classes.labels), k);
-    data.class_names = std::move(classes.names);
+    readers::take_class_names(data, classes);
     return data;
   }
 

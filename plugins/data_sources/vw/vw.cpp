@@ -117,7 +117,7 @@ class VwSource final : public glimpse::DataSource {
     auto data = readers::csr_to_dataset(layout_, static_cast<std::int32_t>(columns.size()), std::move(offsets),
                                         std::move(indices), std::move(values), std::move(classes.labels),
                                         static_cast<std::int32_t>(classes.names.size()));
-    data.class_names = std::move(classes.names);
+    readers::take_class_names(data, classes);
     return data;
   }
 

@@ -48,8 +48,7 @@ class Bias final : public glimpse::Transform {
       out = glimpse::Dataset::sparse(d + 1, std::move(offsets), std::move(indices), std::move(values),
                                      std::move(labels), data.num_classes());
     }
-    out.class_names = std::move(data.class_names);
-    out.class_probabilities = std::move(data.class_probabilities);
+    out.take_descriptions_from(data);
     data = std::move(out);
   }
 

@@ -101,13 +101,9 @@ class RbfSupport final : public glimpse::Transform {
       }
     }
     std::vector<std::int32_t> labels(data.labels().begin(), data.labels().end());
-    auto names = data.class_names;
-    auto probabilities = data.class_probabilities;
-    auto notes = data.notes;
-    data = glimpse::Dataset::dense(n, b, std::move(phi), std::move(labels), data.num_classes());
-    data.class_names = std::move(names);
-    data.class_probabilities = std::move(probabilities);
-    data.notes = std::move(notes);
+    glimpse::Dataset mapped = glimpse::Dataset::dense(n, b, std::move(phi), std::move(labels), data.num_classes());
+    mapped.take_descriptions_from(data);
+    data = std::move(mapped);
     if (all_zero_rows > 0) {
       std::ostringstream note;
       note << "rbf_support: " << all_zero_rows << " of " << n << " rows have an all-zero kernel map (every "

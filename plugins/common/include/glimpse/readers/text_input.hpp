@@ -153,22 +153,49 @@ struct RawLabels {
 struct Classes {
   std::vector<std::int32_t> labels;  // 0-based, one per row
   std::vector<std::string> names;    // K names
+  std::string note;                  // how labels became classes, when not the identity on 1..K (for Dataset::notes)
 };
 
+// "a=1, b=2, c=3", or its first and last entries when there are many.
+inline std::string class_mapping_text(const std::vector<std::string>& names) {
+  std::string text;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (names.size() > 12 && i == 6) {
+      text += ", ...";
+      i = names.size() - 3;
+    }
+    text += (text.empty() ? "" : ", ") + names[i] + "=" + std::to_string(i + 1);
+  }
+  return text;
+}
+
 // num_classes == 0: the distinct labels, sorted (numerically when all are numbers, else as text), become
-// classes 1..K. num_classes == K > 0: labels must be the integers 1..K and keep their numbers.
+// classes 1..K, and Classes::note says how unless they were the integers 1..K already; a numeric label that is
+// not an integer is refused at its line. num_classes == K > 0: labels must be the integers 1..K and keep their
+// numbers; a class with no rows is noted.
 inline Classes assign_classes(const RawLabels& raw, std::int64_t num_classes, const std::string& file) {
   Classes result;
   result.labels.resize(raw.texts.size());
+  const auto refuse = [&](std::size_t i, const std::string& what) {
+    throw Error(file + ":" + std::to_string(raw.lines[i]), "label " + raw.texts[i] + " " + what);
+  };
   if (num_classes > 0) {
+    std::vector<std::int64_t> rows(static_cast<std::size_t>(num_classes));
     for (std::size_t i = 0; i < raw.texts.size(); ++i) {
       double y = 0;
-      if (!parse_number(raw.texts[i], y) || y != std::floor(y) || y < 1 || y > static_cast<double>(num_classes))
-        throw Error(file + ":" + std::to_string(raw.lines[i]),
-                    "label " + raw.texts[i] + " outside 1.." + std::to_string(num_classes) + " (num_classes)");
+      if (!parse_number(raw.texts[i], y) || !std::isfinite(y)) refuse(i, "is not a number (num_classes wants 1..K)");
+      if (y != std::floor(y)) refuse(i, "is not an integer (num_classes wants the integers 1.." +
+                                            std::to_string(num_classes) + ")");
+      if (y < 1 || y > static_cast<double>(num_classes))
+        refuse(i, "is outside 1.." + std::to_string(num_classes) + " (num_classes)");
       result.labels[i] = static_cast<std::int32_t>(y) - 1;
+      ++rows[static_cast<std::size_t>(result.labels[i])];
     }
     for (std::int64_t k = 1; k <= num_classes; ++k) result.names.push_back(std::to_string(k));
+    std::string empty;
+    for (std::int64_t k = 1; k <= num_classes; ++k)
+      if (rows[static_cast<std::size_t>(k - 1)] == 0) empty += (empty.empty() ? "" : ", ") + std::to_string(k);
+    if (!empty.empty()) result.note = "class(es) " + empty + " of 1.." + std::to_string(num_classes) + " have no rows";
     return result;
   }
   // Numeric labels are ordered by value, with the text read exactly as the check read it (std::stod would
@@ -178,14 +205,22 @@ inline Classes assign_classes(const RawLabels& raw, std::int64_t num_classes, co
   for (std::size_t i = 0; numeric && i < raw.texts.size(); ++i)
     numeric = parse_number(raw.texts[i], numbers[i]) && std::isfinite(numbers[i]);
   if (numeric) {
+    for (std::size_t i = 0; i < numbers.size(); ++i)
+      if (numbers[i] != std::floor(numbers[i]))
+        refuse(i, "is not an integer: numeric labels name classes (0-based, -1/+1 and any integers are mapped)");
     std::map<double, std::int32_t> classes;
     for (const double v : numbers) classes.emplace(v, 0);
     std::int32_t k = 0;
+    bool identity = true;
     for (auto& [value, index] : classes) {
       index = k++;
+      identity = identity && value == k;
       result.names.push_back(format_number(value));
     }
     for (std::size_t i = 0; i < raw.texts.size(); ++i) result.labels[i] = classes[numbers[i]];
+    if (!identity)
+      result.note = "labels mapped to classes 1.." + std::to_string(k) + " in sorted order: " +
+                    class_mapping_text(result.names);
   } else {
     std::map<std::string, std::int32_t> classes;
     for (const auto& t : raw.texts) classes.emplace(t, 0);
@@ -195,8 +230,16 @@ inline Classes assign_classes(const RawLabels& raw, std::int64_t num_classes, co
       result.names.push_back(name);
     }
     for (std::size_t i = 0; i < raw.texts.size(); ++i) result.labels[i] = classes[raw.texts[i]];
+    result.note = "text labels mapped to classes 1.." + std::to_string(k) + " in sorted order: " +
+                  class_mapping_text(result.names);
   }
   return result;
+}
+
+// Gives the dataset the classes' names and the note of how they were assigned.
+inline void take_class_names(Dataset& data, Classes& classes) {
+  data.class_names = std::move(classes.names);
+  if (!classes.note.empty()) data.notes.push_back(std::move(classes.note));
 }
 
 }  // namespace glimpse::readers
