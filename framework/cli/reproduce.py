@@ -546,11 +546,7 @@ class Page:
         for dataset, by_learner in means.items():
             if learner not in by_learner or dataset not in spec.get("datasets", [dataset]):
                 continue
-            among = [name for name in by_learner if name in spec.get("among", by_learner)]
-            best = among[0]
-            for name in among:
-                if self.better(t, by_learner[name]["mean"], by_learner[best]["mean"]):
-                    best = name
+            best = self.best_of(t, by_learner, spec.get("among", list(by_learner)))
             ok = best == learner
             note = ""
             if not ok and spec.get("or_tied"):
@@ -562,6 +558,14 @@ class Page:
                          f"{by_learner[best]['mean'] * scale:.{self.digits(t)}f}{note} ({'yes' if ok else 'no'})")
         need = spec.get("at_least", len(parts))
         return count >= need and bool(parts), f"{count} of {len(parts)} datasets (needs {need}): " + "; ".join(parts)
+
+    def best_of(self, t, by_learner, names):
+        """The learner among `names` with the best mean in table t (the first on ties); None if none is there."""
+        best = None
+        for name in names:
+            if name in by_learner and (best is None or self.better(t, by_learner[name]["mean"], by_learner[best]["mean"])):
+                best = name
+        return best
 
     def digits(self, t):
         return t["spec"].get("digits", 1)
@@ -576,17 +580,8 @@ class Page:
             for dataset, by_learner in means.items():
                 if dataset not in spec.get("datasets", [dataset]):
                     continue
-                groups = []
-                for names in (spec["better"], spec["worse"]):
-                    present = [n for n in names if n in by_learner]
-                    if not present:
-                        break
-                    best = present[0]
-                    for n in present:
-                        if self.better(t, by_learner[n]["mean"], by_learner[best]["mean"]):
-                            best = n
-                    groups.append(best)
-                if len(groups) < 2:
+                groups = [self.best_of(t, by_learner, names) for names in (spec["better"], spec["worse"])]
+                if None in groups:
                     continue
                 a, b = (by_learner[g]["mean"] for g in groups)
                 ok = self.better(t, a, b)
@@ -767,8 +762,10 @@ def seed_text(seeds):
 def git_commit(root):
     try:
         out = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
-        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
-                               capture_output=True, text=True).stdout.strip()
+        # The pages themselves do not count: they are what is being regenerated.
+        dirty = [line for line in subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+                                                 capture_output=True, text=True).stdout.splitlines()
+                 if " docs/results/" not in line]
         return out.stdout.strip() + (" (with uncommitted changes)" if dirty else "") if out.returncode == 0 else "unknown"
     except OSError:
         return "unknown"
