@@ -697,9 +697,10 @@ class Page:
         fig.tight_layout()
         self.img_dir.mkdir(parents=True, exist_ok=True)
         names = []
+        matplotlib.rcParams["svg.hashsalt"] = "glimpse"  # the same figure, the same file: no churn in git
         for ext in ("png", "svg"):
             path = self.img_dir / f"{spec['id']}.{ext}"
-            fig.savefig(path, dpi=110)
+            fig.savefig(path, dpi=110, metadata={"Date": None} if ext == "svg" else {"Software": None})
             names.append(os.path.relpath(path, self.out_dir))
         plt.close(fig)
         self.lines.append(f"### {spec['title']}\n")
