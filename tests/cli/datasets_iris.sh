@@ -21,7 +21,7 @@ JSON
 # phi computed in double, shifted by the nearest support row, then normalised keeps them (91.8%).
 cat > k.json <<'JSON'
 {"datasets": [{"name": "iris", "transforms": [{"name": "minmax_scale"}, {"name": "rbf_support", "params": {"size": 50, "g": 0.001}}]}],
- "oracle": {"name": "full"}, "learners": [{"name": "perceptron"}], "metrics": [{"name": "online_accuracy"}], "seeds": 10}
+ "oracle": {"name": "full"}, "learners": [{"name": "perceptron"}], "metrics": [{"name": "online_accuracy"}], "seeds": 10, "passes": 5}
 JSON
 "$GLIMPSE" run k.json -o k.h5 --quiet
 accuracy=$("$GLIMPSE" summary k.h5 | awk '$1 == "iris" && $2 == "perceptron" { sub("%", "", $(NF-3)); print $(NF-3) }')
