@@ -357,14 +357,22 @@ class Cell:
     pass
 
 
-def measure(trace, dataset, label, metric, report_seeds, selection_seeds, maximize):
+def measure(trace, dataset, label, metric, report_seeds, selection_seeds, maximize, per_seed_by=None):
+    """A cell under two selections: "same" (the grid point with the best mean over the reported seeds) and
+    "held_out" (the best mean over `selection_seeds`; or, with `per_seed_by` = (metric, maximize), each reported
+    seed's own best run by that metric, as cross-validation chooses per split)."""
     points = trace.groups(metric).get((dataset, label))
     cell = Cell()
     cell.present = bool(points)
     if not points:
         return cell
     for name, seeds in (("same", report_seeds), ("held_out", selection_seeds)):
+        if name == "held_out" and per_seed_by:
+            setattr(cell, name, choose_per_seed(trace, dataset, label, metric, report_seeds, *per_seed_by))
+            continue
         params = choose(points, seeds, maximize) if seeds else None
+        if params is None and name == "held_out" and not seeds and len(points) == 1:
+            params = next(iter(points))  # one grid point: nothing to choose, so nothing is chosen on the trials
         if params is None:
             setattr(cell, name, None)
             continue
@@ -373,6 +381,30 @@ def measure(trace, dataset, label, metric, report_seeds, selection_seeds, maximi
         m, s = mean_std(values)
         setattr(cell, name, {"params": params, "mean": m, "std": s, "values": values, "runs": runs})
     return cell
+
+
+def choose_per_seed(trace, dataset, label, metric, seeds, by, maximize):
+    """Each seed's run with the best `by` (ties: the first grid point), reported by `metric`."""
+    by_points = trace.groups(by).get((dataset, label), {})
+    points = trace.groups(metric).get((dataset, label), {})
+    values, runs, chosen = [], [], {}
+    for seed in seeds:
+        best = None
+        for params, by_seed in by_points.items():
+            if seed in by_seed and params in points and seed in points[params]:
+                v = by_seed[seed][0]
+                if best is None or (v > best[0] if maximize else v < best[0]):
+                    best = (v, params)
+        if best:
+            values.append(points[best[1]][seed][0])
+            runs.append(points[best[1]][seed][1])
+            chosen[best[1]] = chosen.get(best[1], 0) + 1
+    if not values:
+        return None
+    m, s = mean_std(values)
+    most = max(chosen, key=chosen.get)
+    params = most if len(chosen) == 1 else f"per seed by {by}; most often ({chosen[most]}/{len(values)}): {most}"
+    return {"params": params, "mean": m, "std": s, "values": values, "runs": runs}
 
 
 def welch_p(a, b):
@@ -464,12 +496,20 @@ class Page:
         out = self.lines
         out.append(f"## {spec['title']}\n")
         out.append(f"The paper's {spec['source']}. {spec.get('setting', '')}".strip() + "\n")
+        per_seed = spec.get("per_seed_by")  # {"metric": "cv_error", "goal": "min"}: cross-validation per split
+        compare = spec.get("compare", "same")
+        held_out_text = (
+            f"each trial's own grid point, the one with the best `{per_seed['metric']}` on that trial's training part "
+            "(cross-validation), reported on its test part" if per_seed else
+            f"the grid point with the best mean over other trials (seeds {seed_text(selection_seeds)}), then reported "
+            "on the reported trials")
         out.append(f"Runs: `{self.run_info[spec['protocol']]['command']}`. Metric `{metric}` (x{scale}); mean (sample "
                    f"std) over the {len(report_seeds)} reported trials (seeds {seed_text(report_seeds)}). "
-                   "**same trials**: the grid point with the best mean over the reported trials themselves (the "
-                   "paper's wording, \"chose the best hyperparameter\"; flatters every learner). **held out**: the grid "
-                   f"point with the best mean over other trials (seeds {seed_text(selection_seeds)}), then reported "
-                   "on the reported trials: the figure to believe. Status compares *same trials* with the paper.\n")
+                   "**same trials**: the grid point with the best mean over the reported trials themselves (what "
+                   "\"chose the best hyperparameter\" on the reported runs amounts to; flatters every learner). "
+                   f"**held out**: {held_out_text}: the figure to believe. Status compares "
+                   f"*{'held out' if compare == 'held_out' else 'same trials'}* with the paper"
+                   + (" (the paper's own procedure)" if compare == "held_out" else "") + ".\n")
         learners = spec["learners"]
         out.append("| dataset | " + " | ".join(f"{title} paper | same trials | held out" for title in learners.values())
                    + " |")
@@ -479,22 +519,24 @@ class Page:
             row = [dataset_title]
             for learner, learner_title in learners.items():
                 maximize = spec["goal"] == "max" if "goal" in spec else trace.maximize
-                cell = measure(trace, dataset, learner, metric, report_seeds, selection_seeds, maximize)
+                cell = measure(trace, dataset, learner, metric, report_seeds, selection_seeds, maximize,
+                               (per_seed["metric"], per_seed.get("goal", "min") == "max") if per_seed else None)
                 cells[(dataset, learner)] = cell
                 pc = paper_cells.get((dataset, learner))
                 paper_text = f"{pc['mean']:.{digits}f} ({pc['std']:.{digits}f})" if pc else (
                     f"({stand_ins[dataset]})" if dataset in stand_ins else "-")
                 same = cell.same if cell.present else None
                 held = cell.held_out if cell.present else None
+                compared = held if compare == "held_out" else same
                 same_text = f"{fmt(same['mean'], scale, digits)} ({fmt(same['std'], scale, digits)})" if same else "-"
                 held_text = f"{fmt(held['mean'], scale, digits)} ({fmt(held['std'], scale, digits)})" if held else "-"
                 row += [paper_text, same_text, held_text]
                 key = f"{spec['id']}/{dataset}/{learner}"
-                if pc and same:
-                    gap, status = status_of(same["mean"] * scale, pc["mean"], pc["std"], 10.0 ** -digits)
+                if pc and compared:
+                    gap, status = status_of(compared["mean"] * scale, pc["mean"], pc["std"], 10.0 ** -digits)
                     self.counts[status] += 1
                     verdict = status if status != "outside 2 std" else status + ", " + self.explain(key)
-                    detail.append((key, f"{same['mean'] * scale - pc['mean']:+.{digits}f}", f"{gap:.1f}", verdict,
+                    detail.append((key, f"{compared['mean'] * scale - pc['mean']:+.{digits}f}", f"{gap:.1f}", verdict,
                                    same["params"], held["params"] if held else "-"))
                 elif same:
                     self.counts["no paper number"] += 1
@@ -591,6 +633,24 @@ class Page:
         need = spec.get("at_least", len(parts))
         return count >= need and bool(parts), f"{count} of {len(parts)} (needs {need}): " + "; ".join(parts)
 
+    def claim_monotone(self, spec):
+        """Each of `learners` has its table value falling (`direction` "decreasing") or rising along `datasets`, in the
+        order given (e.g. a growing labelled rate)."""
+        t, means = self.table_means(spec["table"], spec.get("procedure", "held_out"))
+        scale, falling = t["spec"].get("scale", 1), spec.get("direction", "decreasing") == "decreasing"
+        count, parts = 0, []
+        for learner in spec["learners"]:
+            series = [means.get(d, {}).get(learner) for d in spec["datasets"]]
+            if None in series:
+                continue
+            values = [c["mean"] for c in series]
+            ok = all((b < a) if falling else (b > a) for a, b in zip(values, values[1:]))
+            count += ok
+            parts.append(f"{learner}: " + (" > " if falling else " < ").join(
+                f"{v * scale:.{self.digits(t)}f}" for v in values) + ("" if ok else " (no)"))
+        need = spec.get("at_least", len(parts))
+        return count >= need and bool(parts), f"{count} of {len(parts)} learners (needs {need}): " + "; ".join(parts)
+
     def claim_most_stable(self, spec):
         """`learner`'s std over trials is the smallest of the table's learners on at least `at_least` datasets."""
         t, means = self.table_means(spec["table"], spec.get("procedure", "held_out"))
@@ -682,6 +742,8 @@ class Page:
         kind = spec["kind"]
         if kind == "curves":
             panels = self.curve_panels(spec)
+        elif kind == "across_datasets":
+            panels = self.across_panels(spec)
         else:
             panels = self.sensitivity_panels(spec)
         columns = min(3, len(panels))
@@ -730,10 +792,29 @@ class Page:
                     ax.plot(rounds, means, label=learner_title, linewidth=1)
                     ax.fill_between(rounds, [max(0, m - s) for m, s in zip(means, stds)],
                                     [min(100, m + s) for m, s in zip(means, stds)], alpha=0.2)
-                ax.set_xlabel("round")
+                ax.set_xlabel(spec.get("xlabel", "round"))
                 ax.set_ylabel(spec.get("ylabel", "% correct proposals"))
             panels.append((title, draw))
         return panels
+
+    def across_panels(self, spec):
+        """One panel: the table's metric (mean and std, held-out selection) per learner against the value `x[i]` that
+        stands for the table's i-th dataset (e.g. the labelled rate)."""
+        t, means = self.table_means(spec["table"], spec.get("procedure", "held_out"))
+        scale = t["spec"].get("scale", 1)
+
+        def draw(ax):
+            for learner, title in t["spec"]["learners"].items():
+                points = [(x, means[d][learner]) for x, d in zip(spec["x"], t["spec"]["datasets"])
+                          if learner in means.get(d, {})]
+                xs = [x for x, _ in points]
+                ms = [c["mean"] * scale for _, c in points]
+                ss = [c["std"] * scale for _, c in points]
+                ax.errorbar(xs, ms, yerr=ss, marker=".", capsize=3, label=title, linewidth=1)
+            ax.set_xlabel(spec.get("xlabel", ""))
+            ax.set_ylabel(spec.get("ylabel", ""))
+
+        return [(spec.get("panel_title", ""), draw)]
 
     def sensitivity_panels(self, spec):
         panels = []
