@@ -5,6 +5,10 @@
 # out of tree it lands in the caller's build folder (point GLIMPSE_PLUGIN_PATH at it).
 set(GLIMPSE_PLUGIN_KINDS learner oracle query_rule metric data_source transform)
 
+# The function below uses if(IN_LIST) (policy CMP0057): recorded with it, whatever the caller's own policies.
+cmake_policy(PUSH)
+cmake_policy(SET CMP0057 NEW)
+
 function(glimpse_add_plugin)
   cmake_parse_arguments(ARG "" "NAME;KIND" "SOURCES;LIBRARIES" ${ARGN})
   if(NOT ARG_NAME OR NOT ARG_SOURCES)
@@ -34,3 +38,4 @@ function(glimpse_add_plugin)
     set_property(GLOBAL APPEND PROPERTY GLIMPSE_PLUGIN_TARGETS ${target})
   endif()
 endfunction()
+cmake_policy(POP)
