@@ -315,19 +315,21 @@ fs::path default_output(const Protocol& protocol) {
 }
 
 namespace {
-// Prints what the dataset's reader and transforms had to say about it (Dataset::notes), once, then forgets it.
-void print_notes(Dataset& data, const std::string& where) {
-  for (const auto& note : data.notes) {
-    const std::string line = "glimpse: note: " + where + ": " + note + "\n";
+// Prints what the dataset's reader and transforms had to say about it (Dataset::notes), from note `first` on: a
+// per-seed copy repeats the shared dataset's notes, printed when that was prepared. The notes stay in the dataset,
+// and every run records them in its trace.
+void print_notes(const Dataset& data, const std::string& where, std::size_t first = 0) {
+  for (std::size_t i = first; i < data.notes.size(); ++i) {
+    const std::string line = "glimpse: note: " + where + ": " + data.notes[i] + "\n";
     std::cerr << line << std::flush;  // one write per line: seeds are prepared on several threads
   }
-  data.notes.clear();
 }
 }  // namespace
 
 std::shared_ptr<const Dataset> PreparedDataset::materialize(std::uint64_t seed) const {
   if (!per_seed()) return shared;
   Dataset copy = *shared;
+  const std::size_t shared_notes = copy.notes.size();
   std::vector<std::int64_t> first_pass;
   for (std::size_t i = 0; i < seed_transforms.size(); ++i) {
     // The first pass's order over the rows as they are now (an earlier transform may have dropped some); it
@@ -339,7 +341,7 @@ std::shared_ptr<const Dataset> PreparedDataset::materialize(std::uint64_t seed) 
     seed_transforms[i]->apply(copy, {seed, key, first_pass});
   }
   copy.validate(where + ", seed " + std::to_string(seed));
-  print_notes(copy, where + ", seed " + std::to_string(seed));
+  print_notes(copy, where + ", seed " + std::to_string(seed), shared_notes);
   return std::make_shared<const Dataset>(std::move(copy));
 }
 
@@ -647,6 +649,8 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
     identity.learner = learner_use.name();
     identity.label = learner_use.output_name;
     identity.learner_version = learner_use.plugin->spec->version;
+    identity.learner_revision = learner_use.plugin->spec->revision;
+    for (const auto& note : data.notes) identity.dataset_notes += (identity.dataset_notes.empty() ? "" : "\n") + note;
     identity.params_json = params_json;
     identity.seed = run.seed;
     identity.grid_point = run.grid_point;

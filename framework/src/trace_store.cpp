@@ -49,6 +49,8 @@ void write_run_group(const h5::Handle& file, const RunRecord& r) {
   h5::write_attribute(group, "run_index", r.index);
   h5::write_attribute(group, "dataset", r.dataset);
   h5::write_attribute(group, "dataset_variant", r.dataset_variant);
+  h5::write_attribute(group, "dataset_notes", r.dataset_notes);
+  h5::write_attribute(group, "learner_revision", static_cast<std::int64_t>(r.learner_revision));
   h5::write_attribute(group, "learner", r.learner);
   h5::write_attribute(group, "label", r.label);
   h5::write_attribute(group, "learner_version", r.learner_version);

@@ -20,7 +20,7 @@
 
 namespace glimpse {
 
-inline constexpr const char* trace_schema_version = "1.4.0";
+inline constexpr const char* trace_schema_version = "1.5.0";
 
 struct NamedCurve {
   std::string name;
@@ -40,6 +40,8 @@ struct RunRecord {
   std::int64_t index = 0;
   std::string dataset, dataset_variant, learner, label, learner_version, params_json, oracle, oracle_params, query_rule,
       query_rule_params;
+  std::string dataset_notes;       // what the dataset's reader and transforms said about it (Dataset::notes), one a line
+  std::uint32_t learner_revision = 0;  // the learner's arithmetic revision (PluginSpec::revision)
   std::uint64_t seed = 0;
   std::int64_t grid_point = 0;
   std::int64_t rounds = 0;

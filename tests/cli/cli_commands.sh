@@ -58,6 +58,9 @@ printf '0 1:1\n2 1:-1\n1 2:1\n' > labels.txt
 "$GLIMPSE" run labels.json -o labels.h5 --quiet 2> labels_log.txt
 [ "$(grep -c 'glimpse: note: ' labels_log.txt)" = 1 ] || fail "note count: $(cat labels_log.txt)"
 grep -q "^glimpse: note: labels.json: datasets\[0\] (dataset 'libsvm'): labels mapped to classes 1..3 in sorted order: 0=1, 1=2, 2=3$" labels_log.txt
+# ... and every run's trace keeps it, with the learner's arithmetic revision.
+h5dump -a /runs/000005/dataset_notes labels.h5 | grep -q "labels mapped to classes 1..3 in sorted order: 0=1, 1=2, 2=3"
+h5dump -a /runs/000005/learner_revision labels.h5 | grep -qE "^ +\(0\): 1$"
 printf -- '-1 1:1\n+1 1:-1\n' > labels.txt
 "$GLIMPSE" run labels.json -o labels2.h5 --quiet 2> labels_log.txt
 grep -q "labels mapped to classes 1..2 in sorted order: -1=1, 1=2" labels_log.txt
