@@ -133,7 +133,8 @@ def quick_protocol(protocol, quick, paper_dir):
         share = shares.get(dataset.get("name"), quick.get("keep_fraction", 1.0))
         if share < 1.0:
             cut = {"name": "split", "params": {"keep": "test", "test_fraction": share}}
-            dataset["transforms"] = [cut] + dataset.get("transforms", [])
+            for part in [dataset] + ([dataset["test"]] if isinstance(dataset.get("test"), dict) else []):
+                part["transforms"] = [cut] + part.get("transforms", [])
     protocol["name"] = protocol.get("name", "protocol") + "_quick"
     protocol.pop("output", None)
     return protocol
@@ -357,7 +358,7 @@ class Cell:
     pass
 
 
-def measure(trace, dataset, label, metric, report_seeds, selection_seeds, maximize, per_seed_by=None):
+def measure(trace, dataset, label, metric, report_seeds, selection_seeds, maximize, per_seed_by=None, select_by=None):
     """A cell under two selections: "same" (the grid point with the best mean over the reported seeds) and
     "held_out" (the best mean over `selection_seeds`; or, with `per_seed_by` = (metric, maximize), each reported
     seed's own best run by that metric, as cross-validation chooses per split)."""
@@ -366,11 +367,14 @@ def measure(trace, dataset, label, metric, report_seeds, selection_seeds, maximi
     cell.present = bool(points)
     if not points:
         return cell
+    # The grid point may be chosen by another metric than the one reported (`select_by` = (metric, maximize)).
+    choosing, choose_max = (trace.groups(select_by[0]).get((dataset, label), {}), select_by[1]) if select_by else (
+        points, maximize)
     for name, seeds in (("same", report_seeds), ("held_out", selection_seeds)):
         if name == "held_out" and per_seed_by:
             setattr(cell, name, choose_per_seed(trace, dataset, label, metric, report_seeds, *per_seed_by))
             continue
-        params = choose(points, seeds, maximize) if seeds else None
+        params = choose(choosing, seeds, choose_max) if seeds else None
         if params is None and name == "held_out" and not seeds and len(points) == 1:
             params = next(iter(points))  # one grid point: nothing to choose, so nothing is chosen on the trials
         if params is None:
@@ -503,6 +507,8 @@ class Page:
             "(cross-validation), reported on its test part" if per_seed else
             f"the grid point with the best mean over other trials (seeds {seed_text(selection_seeds)}), then reported "
             "on the reported trials")
+        if spec.get("select_by"):
+            held_out_text += f" (both choose by `{spec['select_by']['metric']}`, as the protocol does)"
         out.append(f"Runs: `{self.run_info[spec['protocol']]['command']}`. Metric `{metric}` (x{scale}); mean (sample "
                    f"std) over the {len(report_seeds)} reported trials (seeds {seed_text(report_seeds)}). "
                    "**same trials**: the grid point with the best mean over the reported trials themselves (what "
@@ -519,8 +525,10 @@ class Page:
             row = [dataset_title]
             for learner, learner_title in learners.items():
                 maximize = spec["goal"] == "max" if "goal" in spec else trace.maximize
+                select_by = spec.get("select_by")  # {"metric": "confusion", "goal": "min"}: as the protocol chooses
                 cell = measure(trace, dataset, learner, metric, report_seeds, selection_seeds, maximize,
-                               (per_seed["metric"], per_seed.get("goal", "min") == "max") if per_seed else None)
+                               (per_seed["metric"], per_seed.get("goal", "min") == "max") if per_seed else None,
+                               (select_by["metric"], select_by.get("goal", "max") == "max") if select_by else None)
                 cells[(dataset, learner)] = cell
                 pc = paper_cells.get((dataset, learner))
                 paper_text = f"{pc['mean']:.{digits}f} ({pc['std']:.{digits}f})" if pc else (
@@ -871,7 +879,7 @@ def write_page(root, paper_id, paper, run_info, glimpse, args, inputs, total_sec
     for spec in paper.get("tables", []):
         page.table(spec)
     if paper.get("claims"):
-        body.append("## The paper's claims, computed\n")
+        body.append(f"## {paper.get('claims_title', 'The paper' + chr(39) + 's claims, computed')}\n")
         body.append("| id | the paper says | verdict | measured |")
         body.append("|---|---|---|---|")
         for spec in paper["claims"]:
