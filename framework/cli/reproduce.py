@@ -17,6 +17,8 @@ import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # plot_report.py, installed beside this script
+
 MARKER = "<!-- glimpse-reproduce "
 
 
@@ -563,6 +565,92 @@ class Page:
         out.append("\n</details>\n")
         self.tables[spec["id"]] = {"spec": spec, "cells": cells, "trace": trace, "metric": metric}
 
+    def ratio_groups(self, table_id):
+        """(label, rule setting) -> the runs' regret ratios to the passive run of the same seed, queries, regrets."""
+        spec = next(t for t in self.paper["ratio_tables"] if t["id"] == table_id)
+        import plot_report  # beside this script: the report's pairing of each run with its passive run
+
+        runs = plot_report.read_bandit_runs(str(self.traces[spec["protocol"]].path))
+        report = set(self.seeds(spec)[0])
+        runs = [r for r in runs if r["seed"] in report]
+        groups = plot_report.regret_ratio_groups(runs, spec.get("passive", "passive")) if runs else {}
+        return spec, {(label, setting): g for (_, label, setting), g in groups.items()}
+
+    def ratio_table(self, spec):
+        _, groups = self.ratio_groups(spec["id"])
+        import plot_report
+
+        out = self.lines
+        out.append(f"## {spec['title']}\n")
+        out.append(f"The paper's {spec['source']}. {spec.get('setting', '')}".strip() + "\n")
+        out.append(f"Runs: `{self.run_info[spec['protocol']]['command']}`. Each run's final regret divided by the passive "
+                   "learner's on the same seed (same data, same order); mean and 95% interval over the "
+                   f"{len(self.seeds(spec)[0])} reported trials.\n")
+        out.append("| learner | rule setting | trials | mean queries | share of rounds | regret ratio [95% interval] | "
+                   "mean regret | passive's |")
+        out.append("|---|---|---|---|---|---|---|---|")
+        for (label, setting), g in groups.items():
+            mean, half = plot_report.mean_ci(g["ratio"])
+            queries = sum(g["queries"]) / len(g["queries"])
+            out.append(f"| {label} | `{setting or '-'}` | {len(g['ratio'])} | {queries:.0f} | "
+                       f"{queries / g['rounds']:.1%} | {mean:.3f} [{mean - half:.3f}, {mean + half:.3f}] | "
+                       f"{sum(g['regret']) / len(g['regret']):.1f} | {sum(g['passive']) / len(g['passive']):.1f} |")
+        out.append("")
+
+    def ratio_curve(self, groups, label):
+        """The label's (mean queries, mean ratio, 95% half-interval) points, sorted by queries."""
+        import plot_report
+
+        return sorted((sum(g["queries"]) / len(g["queries"]), *plot_report.mean_ci(g["ratio"]))
+                      for (l, _), g in groups.items() if l == label)
+
+    def claim_beats_passive_with_fewer_queries(self, spec):
+        """Some setting of `label` has a mean regret ratio below 1 while asking for fewer labels than rounds."""
+        _, groups = self.ratio_groups(spec["table"])
+        rounds = next(iter(groups.values()))["rounds"] if groups else 0
+        points = [p for p in self.ratio_curve(groups, spec["label"]) if p[0] < rounds]
+        best = min(points, key=lambda p: p[1]) if points else None
+        if not best:
+            return False, "no run of " + spec["label"]
+        return best[1] < 1, (f"{spec['label']}'s lowest mean ratio {best[1]:.3f} at {best[0]:.0f} queries "
+                             f"({best[0] / rounds:.1%} of {rounds} rounds)")
+
+    def claim_best_at_equal_queries(self, spec):
+        """At the query counts of every setting of the `others`, `label`'s ratio (interpolated between its own
+        settings) is no higher than theirs (with "within_interval": no higher than the top of their 95% interval, i.e.
+        not worse beyond noise); settings outside `label`'s query range are not compared."""
+        _, groups = self.ratio_groups(spec["table"])
+        curve = self.ratio_curve(groups, spec["label"])
+        count = total = 0
+        parts = []
+        for other in spec["others"]:
+            for q, r, half in self.ratio_curve(groups, other):
+                bound = r + half if spec.get("within_interval") else r
+                if not curve or q < curve[0][0] or q > curve[-1][0]:
+                    continue
+                mine = next(a[1] + (b[1] - a[1]) * (q - a[0]) / (b[0] - a[0]) if b[0] > a[0] else a[1]
+                            for a, b in zip(curve, curve[1:] + [curve[-1]]) if a[0] <= q <= b[0])
+                total += 1
+                count += mine <= bound
+                parts.append(f"{other} at {q:.0f}: {r:.3f}" + (f" (+{half:.3f})" if spec.get("within_interval") else "")
+                             + f" vs {spec['label']} {mine:.3f}{'' if mine <= bound else ' (no)'}")
+        need = spec.get("at_least", total)
+        return total > 0 and count >= need, f"{count} of {total} settings (needs {need}): " + "; ".join(parts)
+
+    def claim_regret_higher_than(self, spec):
+        """The mean absolute regret of each of `labels` (over all its settings) is higher in `table` than in `than`."""
+        _, here = self.ratio_groups(spec["table"])
+        _, there = self.ratio_groups(spec["than"])
+        count, parts = 0, []
+        for label in spec["labels"]:
+            def mean_regret(groups):
+                values = [v for (l, _), g in groups.items() if l == label for v in g["regret"]]
+                return sum(values) / len(values) if values else math.nan
+            a, b = mean_regret(here), mean_regret(there)
+            count += a > b
+            parts.append(f"{label}: {a:.1f} vs {b:.1f}")
+        return count == len(spec["labels"]), "mean regret here vs there: " + "; ".join(parts)
+
     # ---- claims
 
     def claim(self, spec):
@@ -752,6 +840,8 @@ class Page:
             panels = self.curve_panels(spec)
         elif kind == "across_datasets":
             panels = self.across_panels(spec)
+        elif kind == "regret_ratio":
+            panels = self.ratio_panels(spec)
         else:
             panels = self.sensitivity_panels(spec)
         columns = min(3, len(panels))
@@ -775,7 +865,8 @@ class Page:
         plt.close(fig)
         self.lines.append(f"### {spec['title']}\n")
         trials = len(self.seeds(spec)[0]) if "report_seeds" in spec else len(self.seeds(
-            self.tables[spec["table"]]["spec"])[0])
+            self.tables[spec["table"]]["spec"] if "table" in spec else
+            next(t for t in self.paper["ratio_tables"] if t["id"] == spec["tables"][0]))[0])
         self.lines.append(spec.get("caption", "") + f" Mean and std over {trials} trials.\n")
         self.lines.append(f"![{spec['title']}]({names[0]}) ([SVG]({names[1]}))\n")
 
@@ -803,6 +894,28 @@ class Page:
                 ax.set_xlabel(spec.get("xlabel", "round"))
                 ax.set_ylabel(spec.get("ylabel", "% correct proposals"))
             panels.append((title, draw))
+        return panels
+
+    def ratio_panels(self, spec):
+        """One panel per ratio table: each learner's mean regret ratio (95% interval) against its mean queries."""
+        import plot_report
+
+        panels = []
+        for table_id in spec["tables"]:
+            table_spec, groups = self.ratio_groups(table_id)
+
+            def draw(ax, groups=groups, table_spec=table_spec):
+                labels = [l for l in dict.fromkeys(l for l, _ in groups) if l != table_spec.get("passive", "passive")]
+                for i, label in enumerate(labels):
+                    points = sorted((sum(g["queries"]) / len(g["queries"]), *plot_report.mean_ci(g["ratio"]))
+                                    for (l, _), g in groups.items() if l == label)
+                    ax.errorbar([p[0] for p in points], [p[1] for p in points], yerr=[p[2] for p in points],
+                                color=f"C{i}", marker="o", label=label, capsize=3, linewidth=1)
+                ax.axhline(1.0, color="grey", linewidth=0.8)
+                ax.set_xlabel("queries")
+                ax.set_ylabel("regret / passive regret")
+
+            panels.append((table_spec["title"], draw))
         return panels
 
     def across_panels(self, spec):
@@ -878,6 +991,8 @@ def write_page(root, paper_id, paper, run_info, glimpse, args, inputs, total_sec
     body = page.lines
     for spec in paper.get("tables", []):
         page.table(spec)
+    for spec in paper.get("ratio_tables", []):
+        page.ratio_table(spec)
     if paper.get("claims"):
         body.append(f"## {paper.get('claims_title', 'The paper' + chr(39) + 's claims, computed')}\n")
         body.append("| id | the paper says | verdict | measured |")
