@@ -475,7 +475,10 @@ class Page:
         self.tables = {}
 
     def explain(self, key):
-        """The verdict text for a cell or claim that needs an explanation; a guess leaves it unexplained."""
+        """The verdict text for a cell or claim that needs an explanation; a guess leaves it unexplained. A cell may
+        also be explained for its whole row: "table3/dna/*"."""
+        if key not in self.explanations and key.count("/") == 2 and key.rsplit("/", 1)[0] + "/*" in self.explanations:
+            key = key.rsplit("/", 1)[0] + "/*"
         if key in self.explanations:
             if key not in self.used_explanations:
                 self.used_explanations.append(key)
