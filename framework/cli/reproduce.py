@@ -97,6 +97,12 @@ class Glimpse:
                 self._plugins[p["name"]] = p
         return self._plugins
 
+    def installed_datasets(self):
+        """Names `glimpse datasets list` marks installed (the CLI knows where the cache is)."""
+        out = subprocess.run([self.executable, "datasets", "list"], capture_output=True, text=True, check=True)
+        return {line.split()[0] for line in out.stdout.splitlines()[2:] if len(line.split()) > 1 and
+                line.split()[1] == "yes"}
+
     def version(self):
         out = subprocess.run([self.executable, "--version"], capture_output=True, text=True, check=True)
         return out.stdout.strip()
@@ -190,10 +196,6 @@ def differences(old, new):
     return changed
 
 
-def rows_names(rows):
-    return [r[0] for r in rows]
-
-
 def list_papers(root, glimpse, strict):
     rows, stale = [], 0
     for paper_id, path in papers(root).items():
@@ -210,7 +212,7 @@ def list_papers(root, glimpse, strict):
     # Protocol folders and results pages with no paper.json: not reproducible by this command yet.
     others = {p.name for p in (root / "protocols").iterdir() if p.is_dir()} | {
         p.stem for p in (root / "docs" / "results").glob("*.md")}
-    for name in sorted(others - set(rows_names(rows))):
+    for name in sorted(others - {r[0] for r in rows}):
         page = page_path(root, name)
         rows.append((name, "no paper.json" + (" (page hand-written)" if page.exists() else ""), ""))
     width = max([len(r[0]) for r in rows] + [5])
@@ -237,7 +239,8 @@ def run_protocols(root, paper_id, paper, glimpse, args):
             protocol = quick_protocol(protocol, paper["quick"], paper_dir)
         needed |= installed_names(protocol)
         texts[name] = protocol
-    missing = sorted(n for n in needed if not installed(glimpse, n))
+    have = glimpse.installed_datasets()
+    missing = sorted(n for n in needed if n not in have)
     if missing:
         print("installing datasets: " + " ".join(missing), file=sys.stderr)
         if subprocess.run([glimpse.executable, "datasets", "install"] + missing).returncode != 0:
@@ -288,11 +291,6 @@ def runs_folder(root, paper_id, args):
     return base / ("quick" if args.quick else "full") / paper_id
 
 
-def installed(glimpse, name):
-    data = Path(os.environ.get("GLIMPSE_DATA", Path.home() / ".cache" / "glimpse" / "datasets"))
-    return any(data.glob(name + ".*"))
-
-
 # ---------------------------------------------------------------- reading traces
 
 class Trace:
@@ -310,11 +308,13 @@ class Trace:
             for r in table:
                 row = {n: (r[n].decode() if isinstance(r[n], bytes) else r[n]) for n in table.dtype.names}
                 self.rows.append(row)
-        self.curves_cache = {}
+        self._groups = {}
 
     def groups(self, metric):
-        """(dataset, label) -> params -> {seed: value} over complete runs."""
-        out = {}
+        """(dataset, label) -> params -> {seed: (value, run)} over complete runs; computed once per metric."""
+        if metric in self._groups:
+            return self._groups[metric]
+        out = self._groups[metric] = {}
         for r in self.rows:
             if r["status"] != "complete" or metric not in r:
                 continue
@@ -473,6 +473,7 @@ class Page:
         self.counts = {"within 1 std": 0, "within 2 std": 0, "outside 2 std": 0, "no paper number": 0}
         self.claims = {"holds": 0, "fails": 0}
         self.tables = {}
+        self._ratio_groups = {}
 
     def explain(self, key):
         """The verdict text for a cell or claim that needs an explanation; a guess leaves it unexplained. A cell may
@@ -569,7 +570,10 @@ class Page:
         self.tables[spec["id"]] = {"spec": spec, "cells": cells, "trace": trace, "metric": metric}
 
     def ratio_groups(self, table_id):
-        """(label, rule setting) -> the runs' regret ratios to the passive run of the same seed, queries, regrets."""
+        """(label, rule setting) -> the runs' regret ratios to the passive run of the same seed, queries, regrets;
+        read from the trace once per table."""
+        if table_id in self._ratio_groups:
+            return self._ratio_groups[table_id]
         spec = next(t for t in self.paper["ratio_tables"] if t["id"] == table_id)
         import plot_report  # beside this script: the report's pairing of each run with its passive run
 
@@ -577,7 +581,8 @@ class Page:
         report = set(self.seeds(spec)[0])
         runs = [r for r in runs if r["seed"] in report]
         groups = plot_report.regret_ratio_groups(runs, spec.get("passive", "passive")) if runs else {}
-        return spec, {(label, setting): g for (_, label, setting), g in groups.items()}
+        result = self._ratio_groups[table_id] = (spec, {(label, setting): g for (_, label, setting), g in groups.items()})
+        return result
 
     def ratio_table(self, spec):
         _, groups = self.ratio_groups(spec["id"])

@@ -51,7 +51,7 @@ class Dataset {
   std::vector<double> class_probabilities;
   // What a reader or transform must tell the user about this data (e.g. how many rows a kernel map left all
   // zero), one sentence each. The host prints each once, naming the protocol's dataset (and seed), when it
-  // prepares the data, then clears them.
+  // prepares the data, and every run keeps them in its trace (dataset_notes).
   std::vector<std::string> notes;
 
   // For a transform that builds a new dataset from this one's rows: moves over what describes the rows without
@@ -62,7 +62,7 @@ class Dataset {
     notes = std::move(old.notes);
   }
 
-  // A new dataset holding the given rows, in the given order (class names and p(y|x) carried along).
+  // A new dataset holding the given rows, in the given order (class names, p(y|x) and notes carried along).
   Dataset subset(std::span<const std::int64_t> rows) const;
 
   // Checks labels in range, finite values, well-formed CSR; throws Error prefixed with `where`.
