@@ -23,6 +23,38 @@ class EpsilonGreedy {
   }
   // P(label) of the last call's distribution.
   double probability(std::int32_t label) const { return probabilities_[static_cast<std::size_t>(label)]; }
+  const std::vector<double>& probabilities() const noexcept { return probabilities_; }
+
+ private:
+  std::vector<double> probabilities_;
+};
+
+// Inverse gap weighting over estimated costs (SquareCB; Foster & Rakhlin, ICML 2020, as Vowpal Wabbit implements
+// it): with b the cheapest label (first on ties), P(a) = 1 / (K + gamma (cost_a - cost_b)) for a != b and P(b)
+// the rest. gamma = 0 is uniform; P(b) >= 1/K >= P(a).
+class InverseGapWeighting {
+ public:
+  void reset(std::int32_t num_classes) { probabilities_.assign(static_cast<std::size_t>(num_classes), 0.0); }
+
+  // Fills the distribution for `costs` (K long) and draws the proposed label from it.
+  template <class Costs>
+  std::int32_t propose(const Costs& costs, double gamma, Rng& rng) {
+    const auto k = static_cast<std::int32_t>(probabilities_.size());
+    std::int32_t cheapest = 0;
+    for (std::int32_t a = 1; a < k; ++a)
+      if (costs[a] < costs[cheapest]) cheapest = a;
+    double others = 0;
+    for (std::int32_t a = 0; a < k; ++a) {
+      if (a == cheapest) continue;
+      const double gap = static_cast<double>(costs[a]) - static_cast<double>(costs[cheapest]);
+      probabilities_[static_cast<std::size_t>(a)] = 1.0 / (k + gamma * gap);
+      others += probabilities_[static_cast<std::size_t>(a)];
+    }
+    probabilities_[static_cast<std::size_t>(cheapest)] = 1.0 - others;
+    return rng.sample(probabilities_);
+  }
+  double probability(std::int32_t label) const { return probabilities_[static_cast<std::size_t>(label)]; }
+  const std::vector<double>& probabilities() const noexcept { return probabilities_; }
 
  private:
   std::vector<double> probabilities_;

@@ -1,0 +1,34 @@
+// Gaptron, bandit setting (van der Hoeven, NeurIPS 2020), hinge-loss instance, reconstructed (MODERN_BANDITS.md 3):
+// gap-mixed proposals with gamma of uniform exploration and an importance-weighted OGD step of constant size eta
+// on right proposals. The round is glimpse::algorithms::SurrogateGapLearner; what is reconstructed is said there.
+#include <glimpse/algorithms/surrogate_gap.hpp>
+#include <glimpse/glimpse.hpp>
+
+namespace {
+
+struct ConstantStep {
+  double eta;
+  void reset() {}
+  double operator()(double) const { return eta; }
+};
+
+template <class T>
+class Gaptron final : public glimpse::algorithms::SurrogateGapLearner<T, ConstantStep> {
+ public:
+  static glimpse::PluginSpec spec() {
+    return {.name = "gaptron",
+            .kind = glimpse::PluginKind::learner,
+            .summary = "Gaptron (reconstructed, hinge loss): gap-mixed proposals, importance-weighted OGD",
+            .reference = "van der Hoeven, NeurIPS 2020; gap map and constants reconstructed, MODERN_BANDITS.md 3",
+            .params = {glimpse::ParamSpec::real("gamma", "0.05", "uniform exploration mixed in (gamma)").above(0).at_most(1),
+                       glimpse::ParamSpec::real("eta", "1", "OGD step size (eta)").above(0),
+                       glimpse::precision_param()},
+            .accepts = {glimpse::FeedbackKind::correctness}};
+  }
+  explicit Gaptron(const glimpse::ParamValues& params)
+      : glimpse::algorithms::SurrogateGapLearner<T, ConstantStep>(params.real("gamma"), {params.real("eta")}) {}
+};
+
+}  // namespace
+
+GLIMPSE_PRECISION_PLUGIN(Gaptron)

@@ -1,0 +1,99 @@
+// SquareCB (Foster & Rakhlin, ICML 2020) as Vowpal Wabbit runs it with `--cbify K --cb_explore_adf --squarecb`
+// (MODERN_BANDITS.md 5): one linear regressor of the cost (0 right, 1 wrong) per class, inverse gap weighting
+// over the estimated costs with gamma = gamma_scale * n^gamma_exponent (n = updates so far, so the first
+// proposal is uniform), and a squared-loss step on the proposed class's regressor only, without importance
+// weights (VW's MTR sets the logged probability to 1). The regression step is AdaGrad per coordinate by default,
+// or plain gradient descent.
+#include <cmath>
+#include <glimpse/algorithms/exploration.hpp>
+#include <glimpse/glimpse.hpp>
+
+namespace {
+
+template <class T>
+class SquareCb final : public glimpse::Learner {
+ public:
+  static glimpse::PluginSpec spec() {
+    return {.name = "squarecb",
+            .kind = glimpse::PluginKind::learner,
+            .summary = "SquareCB: inverse gap weighting over per-class online least-squares cost estimates",
+            .reference = "Foster & Rakhlin, ICML 2020, as in Vowpal Wabbit's cb_explore_adf_squarecb; "
+                         "MODERN_BANDITS.md 5",
+            .params = {glimpse::ParamSpec::real("gamma_scale", "10", "gamma_0 in gamma_t = gamma_0 t^p").at_least(0),
+                       glimpse::ParamSpec::real("gamma_exponent", "0.5", "p in gamma_t = gamma_0 t^p").at_least(0),
+                       glimpse::ParamSpec::real("eta", "0.5", "step size of the cost regression").above(0),
+                       glimpse::ParamSpec::choice("update", "adagrad", {"adagrad", "sgd"},
+                                                  "adagrad: eta g_j / sqrt(sum of g_j^2); sgd: eta g"),
+                       glimpse::precision_param()},
+            .accepts = {glimpse::FeedbackKind::correctness}};
+  }
+  explicit SquareCb(const glimpse::ParamValues& params)
+      : gamma_scale_(params.real("gamma_scale")),
+        gamma_exponent_(params.real("gamma_exponent")),
+        eta_(params.real("eta")),
+        adagrad_(params.text("update") == "adagrad") {}
+
+  void reset(const glimpse::ProblemShape& shape, std::uint64_t seed) override {
+    costs_.reset(shape.K, shape.d, glimpse::WeightLayout::class_major);
+    if (adagrad_) squared_gradients_.setZero(shape.K, shape.d);
+    explore_.reset(shape.K);
+    rng_.reseed(seed);
+    updates_ = 0;
+  }
+
+  void predict(const glimpse::Instance& x, glimpse::Prediction& pred) override {
+    const auto& cost = costs_.compute_scores(x);
+    fill_scores(cost, pred);
+    const double gamma = updates_ == 0 ? 0.0 : gamma_scale_ * std::pow(static_cast<double>(updates_), gamma_exponent_);
+    pred.proposed = explore_.propose(cost, gamma, rng_);
+  }
+  void evaluate(const glimpse::Instance& x, glimpse::Prediction& pred) override {
+    fill_scores(costs_.compute_scores(x), pred);
+  }
+
+  void learn(const glimpse::Instance& x, const glimpse::Prediction& pred, const glimpse::Feedback& feedback) override {
+    const auto* answer = std::get_if<glimpse::CorrectnessFeedback>(&feedback);
+    if (!answer) return;
+    ++updates_;
+    const std::int32_t a = pred.proposed;
+    const T residual = static_cast<T>(-pred.scores[static_cast<std::size_t>(a)] - (answer->correct ? 0.0 : 1.0));
+    if (residual == T{0}) return;
+    if (!adagrad_) {
+      costs_.add_to_row(a, static_cast<T>(-eta_) * residual, x);
+      return;
+    }
+    auto row = costs_.weights().row(a);
+    auto squares = squared_gradients_.row(a);
+    const auto step = [&](std::int32_t j, T value) {
+      const T g = residual * value;
+      if (g == T{0}) return;
+      squares[j] += g * g;
+      row[j] -= static_cast<T>(eta_) * g / std::sqrt(squares[j]);
+    };
+    if (x.sparse)
+      for (std::int32_t e = 0; e < x.nnz; ++e) step(x.indices[e], static_cast<T>(x.values[e]));
+    else
+      for (std::int32_t j = 0; j < x.dim; ++j) step(j, static_cast<T>(x.values[j]));
+  }
+
+ private:
+  // Scores are negated costs, so the greedy label (argmax, lowest index on ties) is the cheapest one.
+  template <class Costs>
+  static void fill_scores(const Costs& cost, glimpse::Prediction& pred) {
+    for (std::int32_t a = 0; a < static_cast<std::int32_t>(cost.size()); ++a)
+      pred.scores[static_cast<std::size_t>(a)] = -static_cast<double>(cost[a]);
+    pred.predicted = glimpse::argmax(pred.scores);
+  }
+
+  double gamma_scale_, gamma_exponent_, eta_;
+  bool adagrad_;
+  glimpse::LinearModel<T> costs_;
+  Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> squared_gradients_;
+  glimpse::algorithms::InverseGapWeighting explore_;
+  glimpse::Rng rng_;
+  std::int64_t updates_ = 0;
+};
+
+}  // namespace
+
+GLIMPSE_PRECISION_PLUGIN(SquareCb)

@@ -1,0 +1,251 @@
+// The bandit learners beyond the seed papers (MODERN_BANDITS.md): squarecb, soba, newtron, gaptron, gappletron.
+// Hand-computed rounds (the numbers of MODERN_BANDITS.md's unit tests, recomputed by hand) and each method's
+// defining property, through the plugins' public interface: scores on probe rows reveal W, and a test may set
+// pred.proposed before learn() to choose the round's proposal (learners read it from there).
+#include <glimpse/algorithms/exploration.hpp>
+#include <glimpse/algorithms/surrogate_gap.hpp>
+
+#include "support.hpp"
+
+namespace glimpse::test {
+namespace {
+
+Prediction prediction_for(int k) {
+  Prediction pred;
+  pred.scores.resize(static_cast<std::size_t>(k));
+  return pred;
+}
+
+// W's rows as seen on the unit probes e_1, e_2 (d = 2).
+std::array<std::vector<double>, 2> columns_of(Learner& learner, int k) {
+  std::array<std::vector<double>, 2> out;
+  for (int j = 0; j < 2; ++j) {
+    const DenseRow probe(j == 0 ? std::vector<Feature>{1, 0} : std::vector<Feature>{0, 1});
+    Prediction pred = prediction_for(k);
+    learner.evaluate(probe.view(), pred);
+    out[static_cast<std::size_t>(j)] = pred.scores;
+  }
+  return out;
+}
+
+// How often predict() proposes each label over `draws` calls (no learning in between).
+std::vector<double> proposal_frequencies(Learner& learner, const Instance& x, int k, int draws) {
+  std::vector<double> counts(static_cast<std::size_t>(k), 0.0);
+  Prediction pred = prediction_for(k);
+  for (int t = 0; t < draws; ++t) {
+    learner.predict(x, pred);
+    counts[static_cast<std::size_t>(pred.proposed)] += 1.0 / draws;
+  }
+  return counts;
+}
+
+TEST(InverseGapWeighting, MatchesTheHandComputedDistribution) {
+  algorithms::InverseGapWeighting igw;
+  igw.reset(3);
+  Rng rng(1);
+  igw.propose(std::vector<double>{0.2, 0.5, 0.9}, 10, rng);  // 1/(3 + 10*0.3) = 1/6, 1/(3 + 10*0.7) = 1/10
+  EXPECT_NEAR(igw.probability(0), 11.0 / 15, 1e-15);
+  EXPECT_NEAR(igw.probability(1), 1.0 / 6, 1e-15);
+  EXPECT_NEAR(igw.probability(2), 1.0 / 10, 1e-15);
+  igw.propose(std::vector<double>{0.2, 0.5, 0.9}, 0, rng);
+  for (int a = 0; a < 3; ++a) EXPECT_NEAR(igw.probability(a), 1.0 / 3, 1e-15);
+  igw.propose(std::vector<double>{0.5, 0.1, 0.1}, 4, rng);  // ties: the first cheapest is b
+  EXPECT_NEAR(igw.probability(2), 1.0 / 3, 1e-15);
+  EXPECT_NEAR(igw.probability(0), 1.0 / (3 + 4 * 0.4), 1e-15);
+  EXPECT_NEAR(igw.probability(1), 1 - 1.0 / 3 - 1.0 / 4.6, 1e-15);
+}
+
+TEST(SquareCb, HandComputedRoundThenInverseGapProposals) {
+  for (const std::string update : {"adagrad", "sgd"}) {
+    SCOPED_TRACE(update);
+    auto learner = make<Learner>("squarecb", {{"update", update}, {"precision", "double"}});
+    learner->reset({10, 2, 3}, 7);
+    const DenseRow x({1, 2});
+    Prediction pred = prediction_for(3);
+    learner->predict(x.view(), pred);  // no update yet: gamma = 0, uniform proposals
+    EXPECT_EQ(pred.predicted, 0);
+    pred.proposed = 1;
+    // Wrong: cost 1, estimate 0, gradient (0 - 1) x. AdaGrad: w_1 -= 0.5 (-x_j) / |x_j| = (0.5, 0.5), cost(x) 1.5;
+    // plain: w_1 += 0.5 x, cost(x) = 0.5 * 5 = 2.5.
+    learner->learn(x.view(), pred, CorrectnessFeedback{false});
+    const double cost = update == "adagrad" ? 1.5 : 2.5;
+    const auto w = columns_of(*learner, 3);
+    EXPECT_NEAR(-w[0][1], 0.5, 1e-12);  // w_1 . e_1 in both
+    EXPECT_NEAR(-w[1][1], update == "adagrad" ? 0.5 : 1.0, 1e-12);
+    // One update: gamma = 10 * 1^0.5. Costs (0, c, 0): P(1) = 1/(3 + 10c), P(2) = 1/3, P(0) the rest.
+    const auto freq = proposal_frequencies(*learner, x.view(), 3, 40000);
+    const double p1 = 1 / (3 + 10 * cost);
+    EXPECT_NEAR(freq[1], p1, 0.006);
+    EXPECT_NEAR(freq[2], 1.0 / 3, 0.006);
+    EXPECT_NEAR(freq[0], 1 - p1 - 1.0 / 3, 0.006);
+  }
+}
+
+TEST(SquareCb, RightProposalOfZeroEstimatedCostChangesNothing) {
+  auto learner = make<Learner>("squarecb", {{"precision", "double"}});
+  learner->reset({10, 2, 3}, 1);
+  const DenseRow x({1, 2});
+  Prediction pred = prediction_for(3);
+  learner->predict(x.view(), pred);
+  learner->learn(x.view(), pred, CorrectnessFeedback{true});
+  for (const auto& column : columns_of(*learner, 3))
+    for (double v : column) EXPECT_EQ(v, 0.0);
+}
+
+TEST(Soba, HandComputedFirstUpdateDiagonalAndFull) {
+  // K = 3, x = (1, 2), a = 1, gamma = 0.3: all scores 0, greedy 0, P(0) = 0.7 + 0.1 = 0.8; y~ = y = 0, ybar = 1,
+  // m = 0 (W = 0), so the round updates. Diagonal: w_0j = x_j / (a p + x_j^2); full: w_0 = x / (a p + 2 |x|^2).
+  for (const std::string matrix : {"diag", "full"}) {
+    SCOPED_TRACE(matrix);
+    auto learner = make<Learner>("soba", {{"gamma", "0.3"}, {"matrix", matrix}, {"precision", "double"}});
+    learner->reset({10, 2, 3}, 3);
+    const DenseRow x({1, 2});
+    Prediction pred = prediction_for(3);
+    learner->predict(x.view(), pred);
+    EXPECT_EQ(pred.predicted, 0);
+    pred.proposed = 0;
+    learner->learn(x.view(), pred, CorrectnessFeedback{true});
+    const auto w = columns_of(*learner, 3);
+    const double expect0 = matrix == "diag" ? 1 / 1.8 : 1 / 10.8, expect1 = matrix == "diag" ? 2 / 4.8 : 2 / 10.8;
+    EXPECT_NEAR(w[0][0], expect0, 1e-12);
+    EXPECT_NEAR(w[1][0], expect1, 1e-12);
+    EXPECT_NEAR(w[0][1], -expect0, 1e-12);
+    EXPECT_NEAR(w[1][1], -expect1, 1e-12);
+    EXPECT_EQ(w[0][2], 0.0);
+    EXPECT_EQ(w[1][2], 0.0);
+  }
+}
+
+TEST(Soba, WrongProposalsChangeNothingAndTheMarginStaysNonNegative) {
+  for (const std::string matrix : {"diag", "full"}) {
+    SCOPED_TRACE(matrix);
+    auto learner = make<Learner>("soba", {{"gamma", "0.2"}, {"matrix", matrix}, {"precision", "double"}});
+    const int k = 4, d = 3;
+    learner->reset({100, d, k}, 5);
+    Rng rng(11);
+    Prediction pred = prediction_for(k);
+    for (int t = 0; t < 200; ++t) {
+      const DenseRow x({static_cast<Feature>(rng.normal()), static_cast<Feature>(rng.normal()),
+                        static_cast<Feature>(rng.normal())});
+      learner->predict(x.view(), pred);
+      const bool right = rng.below(2) == 0;
+      if (!right) {
+        const auto before = pred.scores;
+        learner->learn(x.view(), pred, CorrectnessFeedback{false});
+        Prediction again = prediction_for(k);
+        learner->evaluate(x.view(), again);
+        ASSERT_EQ(again.scores, before);
+      } else {
+        learner->learn(x.view(), pred, CorrectnessFeedback{true});
+      }
+    }
+    MetricResults report;
+    learner->report(report);
+    ASSERT_EQ(report.scalars.size(), 1u);
+    EXPECT_EQ(report.scalars[0].suffix, "cumulative_margin");
+    EXPECT_GE(report.scalars[0].value, 0.0);
+  }
+}
+
+TEST(Newtron, HandComputedRightAndWrongFirstRounds) {
+  // K = 3, x = (1, 2), W = 0, beta = 0.01, D = 1: p = p' = 1/3. Right y~ = y = 0: delta row 0 = -(4/3) x, rows 1-2
+  // (2/3) x, kappa = 1/3; A = 1 + kappa beta delta^2, b = delta, W = -b / A.
+  const DenseRow x({1, 2});
+  {
+    auto learner = make<Learner>("newtron", {{"precision", "double"}});
+    learner->reset({10, 2, 3}, 1);
+    Prediction pred = prediction_for(3);
+    learner->predict(x.view(), pred);
+    pred.proposed = 0;
+    learner->learn(x.view(), pred, CorrectnessFeedback{true});
+    const auto w = columns_of(*learner, 3);
+    EXPECT_NEAR(w[0][0], 1.32548, 5e-6);
+    EXPECT_NEAR(w[1][0], 2.60492, 5e-6);
+    EXPECT_NEAR(w[0][1], -0.66568, 5e-6);
+    EXPECT_NEAR(w[1][1], -1.32548, 5e-6);
+    EXPECT_EQ(w[0][1], w[0][2]);
+  }
+  {  // Wrong y~ = 1: delta = (p/p')(e_1 - 1/K) x = (-1/3, 2/3, -1/3) x, kappa = 1.
+    auto learner = make<Learner>("newtron", {{"precision", "double"}});
+    learner->reset({10, 2, 3}, 1);
+    Prediction pred = prediction_for(3);
+    learner->predict(x.view(), pred);
+    pred.proposed = 1;
+    learner->learn(x.view(), pred, CorrectnessFeedback{false});
+    const auto w = columns_of(*learner, 3);
+    EXPECT_NEAR(w[0][1], -(2.0 / 3) / (1 + 0.01 * 4.0 / 9), 1e-12);
+    EXPECT_NEAR(w[1][1], -(4.0 / 3) / (1 + 0.01 * 16.0 / 9), 1e-12);
+    EXPECT_NEAR(w[0][0], (1.0 / 3) / (1 + 0.01 / 9), 1e-12);
+  }
+}
+
+TEST(Newtron, GradientEstimateIsUnbiased) {
+  // From W = 0 every proposal y~ gives W_2 = -delta / (1 + kappa beta delta^2); with beta tiny W_2 ~ -delta, so
+  // sum_y~ p'(y~) W_2(y~) ~ -(p - e_y) x^T with p uniform. Checked on the probe e_1 with x = (1, 0).
+  const int k = 4;
+  const int y = 2;
+  const DenseRow x({1, 0});
+  std::vector<double> expected(k, 0.0);
+  for (int y_shown = 0; y_shown < k; ++y_shown) {
+    auto learner = make<Learner>("newtron", {{"beta", "1e-12"}, {"gamma", "0.2"}, {"precision", "double"}});
+    learner->reset({10, 2, k}, 1);
+    Prediction pred = prediction_for(k);
+    learner->predict(x.view(), pred);
+    pred.proposed = y_shown;
+    learner->learn(x.view(), pred, CorrectnessFeedback{y_shown == y});
+    const auto w = columns_of(*learner, k)[0];
+    for (int i = 0; i < k; ++i) expected[static_cast<std::size_t>(i)] += w[static_cast<std::size_t>(i)] / k;  // p' = 1/K
+  }
+  for (int i = 0; i < k; ++i) EXPECT_NEAR(expected[static_cast<std::size_t>(i)], -(1.0 / k - (i == y ? 1 : 0)), 1e-9);
+}
+
+TEST(SurrogateGap, HingeGapKeepsTheExpectedMistakeBelowTheHingeLoss) {
+  for (const auto seed : property_seeds(200)) {
+    Rng rng(seed);
+    const int k = 2 + static_cast<int>(rng.below(6));
+    std::vector<double> s(static_cast<std::size_t>(k));
+    for (auto& v : s) v = 2 * rng.normal();
+    if (rng.below(4) == 0) s[1] = s[0];  // ties
+    const int top = argmax(s);
+    const double a = algorithms::hinge_gap(s, top);
+    ASSERT_GE(a, 0.0);
+    ASSERT_LE(a, 1.0);
+    for (int y = 0; y < k; ++y) {
+      const double mistake = y == top ? a * (k - 1) / k : 1 - a / k;  // E_{y' ~ (1-a) e_top + a/K}[y' != y]
+      EXPECT_LE(mistake, algorithms::multiclass_hinge(s, y) + 1e-12) << "seed " << seed << " y " << y;
+    }
+  }
+}
+
+TEST(Gaptron, HandComputedRoundsForBothStepRules) {
+  // K = 3, x = (1, 2), gamma = 0.3: scores 0, gap 1, so p = uniform; y~ = y = 0, hinge 1, runner-up 1, weight 3:
+  // w_0 += eta 3 x, w_1 -= eta 3 x. gaptron eta = 1; gappletron eta = 10 / sqrt(2 (1e-8 + 2 * 9 * 5)).
+  for (const std::string name : {"gaptron", "gappletron"}) {
+    SCOPED_TRACE(name);
+    auto learner = make<Learner>(name, {{"gamma", "0.3"}, {"precision", "double"}});
+    learner->reset({10, 2, 3}, 2);
+    const DenseRow x({1, 2});
+    Prediction pred = prediction_for(3);
+    learner->predict(x.view(), pred);
+    pred.proposed = 0;
+    learner->learn(x.view(), pred, CorrectnessFeedback{true});
+    const double step = name == "gaptron" ? 3.0 : 3 * 10 / std::sqrt(2 * (1e-8 + 90));
+    const auto w = columns_of(*learner, 3);
+    EXPECT_NEAR(w[0][0], step, 1e-12);
+    EXPECT_NEAR(w[1][0], 2 * step, 1e-12);
+    EXPECT_NEAR(w[0][1], -step, 1e-12);
+    EXPECT_EQ(w[0][2], 0.0);
+    // Now s(x) = (5 step, -5 step, 0): margin over 1, gap 0, so p = (0.7 + 0.1, 0.1, 0.1).
+    const auto freq = proposal_frequencies(*learner, x.view(), 3, 40000);
+    EXPECT_NEAR(freq[0], 0.8, 0.006);
+    EXPECT_NEAR(freq[1], 0.1, 0.006);
+    // A wrong proposal leaves y unknown: nothing changes.
+    learner->predict(x.view(), pred);
+    pred.proposed = 1;
+    learner->learn(x.view(), pred, CorrectnessFeedback{false});
+    EXPECT_EQ(columns_of(*learner, 3), w);
+  }
+}
+
+}  // namespace
+}  // namespace glimpse::test
