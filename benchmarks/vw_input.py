@@ -4,9 +4,11 @@
 Features are min-max scaled to [-1, 1] (svm-scale; constant features become 0), then every row is scaled to unit
 L2 norm, and the rows are shuffled with a fixed seed: VW and glimpse then read the same file in the same order.
 Features are named as strings (f1, f2, ...): VW's cbify path merges bare integer feature names into shared
-weights, which under-reports VW. Zeros are left out. Labels are 1..K.
+weights, which under-reports VW. Zeros are left out. Labels are 1..K. Values are float32, written with 9
+significant digits, which read back as the same float32: with --h5 the same rows, in the same order, are also
+written as a glimpse dataset file (a dense /X), so glimpse can read them without parsing text.
 
-    vw_input.py CACHE_FILE OUT.vw [--seed S]     prints "n d K"
+    vw_input.py CACHE_FILE OUT.vw [--seed S] [--h5 OUT.h5 --name NAME]     prints "n d K"
 """
 import argparse
 
@@ -31,11 +33,25 @@ def load(path):
         return x, y, k
 
 
+def write_glimpse_dataset(path, name, x, y, k):
+    """The layout glimpse's dataset cache reads (framework/src/dataset_cache.cpp): dense /X, /y in 1..K."""
+    with h5py.File(path, "w") as f:
+        f["X"] = x
+        f["y"] = y.astype(np.int32)
+        for key, value in {"format": "glimpse-dataset", "format_version": 1, "name": name, "n": len(y),
+                           "d": x.shape[1], "K": k, "layout": "dense",
+                           "class_names": "\n".join(str(c) for c in range(1, k + 1)),
+                           "description": "rows written by benchmarks/vw_input.py"}.items():
+            f.attrs[key] = value
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("cache_file")
     parser.add_argument("output")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--h5", help="also write the rows, in the same order, as a glimpse dataset file")
+    parser.add_argument("--name", default="rows", help="the dataset name recorded in the --h5 file")
     args = parser.parse_args()
     x, y, k = load(args.cache_file)
     low, high = x.min(axis=0), x.max(axis=0)
@@ -44,10 +60,14 @@ def main():
     norms = np.linalg.norm(x, axis=1, keepdims=True)
     x = x / np.where(norms > 0, norms, 1.0)
     order = np.random.default_rng(args.seed).permutation(len(y))
+    x = x[order].astype(np.float32)
+    y = y[order]
+    if args.h5:
+        write_glimpse_dataset(args.h5, args.name, x, y, k)
     with open(args.output, "w") as out:
-        for i in order:
+        for i in range(len(y)):
             nonzero = np.flatnonzero(x[i])
-            features = " ".join(f"f{j + 1}:{x[i, j]:.7g}" for j in nonzero)
+            features = " ".join(f"f{j + 1}:{x[i, j]:.9g}" for j in nonzero)
             out.write(f"{y[i]} | {features}\n")  # the cache holds labels 1..K
     print(len(y), x.shape[1], k)
 

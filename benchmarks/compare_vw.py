@@ -1,0 +1,367 @@
+#!/usr/bin/python3
+"""glimpse next to Vowpal Wabbit on the same rows in the same orders (issues #30, #31).
+
+    benchmarks/compare_vw.sh [--orders N] [--selection-orders M] [--repeats R] [--page FILE] [DATASET...]
+
+For each installed dataset (glimpse datasets install NAME), benchmarks/vw_input.py writes N + M orders of the
+same rows (features min-max scaled to [-1, 1], rows unit L2, shuffled with seeds 1..N+M), each as a VW text file
+and as a glimpse dataset file with the same float32 values. Orders 1..N are reported; orders N+1..N+M only choose
+each learner's grid point (its best mean accuracy there), the same way on both sides, so no reported number
+picks its own grid point.
+
+- VW (one process per run, from its binary cache): --cbify K with an --epsilon grid; --cbify K --cb_explore_adf
+  --squarecb with a --gamma_scale grid; --cbify K --cover 4, --bag 4, and --cb_explore_adf --regcb; --oaa K with
+  full labels. Accuracy = 1 - VW's average loss (cbify: a wrong proposal costs 1; oaa: progressive error).
+- glimpse (one sweep per dataset over every order): the bandit learners over their grids and the full-label
+  learners, accuracy of the proposed labels over the pass.
+- Speed: whole process for both tools (load + learn + write; VW from its cache, glimpse from its dataset file),
+  each learner at its chosen grid point on order 1, REPEATS runs each, interleaved, medians.
+
+The page (default docs/results/vw_comparison.md) is written from these runs only, with the commands, the
+versions and the time it took. Environment: GLIMPSE (default build/bin/glimpse), VW (default vw on PATH),
+GLIMPSE_DATA (where installed datasets are), KEEP=1 keeps the work folder.
+"""
+import argparse
+import datetime
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import h5py
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+# glimpse's learners and grids. Bandit learners see correctness only; "full" ones the label.
+GLIMPSE_BANDIT = {
+    "cspa": {"beta": [0.1, 0.2, 0.3, 0.5, 0.7, 0.9]},
+    "banditron": {"gamma": [0.01, 0.02, 0.05, 0.1, 0.2, 0.4]},
+    "bpa": {"gamma": [0.01, 0.02, 0.05, 0.1, 0.2, 0.4]},
+    "confidit": {"eta": [0.0001, 0.001, 0.01, 0.1, 1, 10, 100, 1000, 10000, 100000]},
+    "squarecb": {"gamma_scale": [10, 100, 500, 1000], "eta": [0.1, 0.5]},
+    "soba": {"gamma": [0.01, 0.05, 0.1, 0.2], "a": [0.1, 1]},
+    "newtron": {"gamma": [0.01, 0.1], "alpha": [1, 10, 100], "beta": [0.001, 0.01]},
+    "gaptron": {"gamma": [0.01, 0.05, 0.2], "eta": [0.1, 1, 10]},
+    "gappletron": {"gamma": [0.01, 0.05, 0.2], "B": [1, 10, 100]},
+}
+GLIMPSE_FULL = {"perceptron": {}, "spa": {}}
+# glimpse learners that implement what a VW setting does, for the speed ratio the issues ask for.
+SAME_METHOD = {"banditron": "epsilon-greedy", "squarecb": "squarecb"}
+
+
+def vw_settings(k):
+    """VW's settings: family -> list of (grid label, options)."""
+    return {
+        "epsilon-greedy": [(f"epsilon {e}", f"--cbify {k} --epsilon {e}") for e in (0.01, 0.02, 0.05, 0.1, 0.2)],
+        "squarecb": [(f"gamma_scale {g}", f"--cbify {k} --cb_explore_adf --squarecb --gamma_scale {g}")
+                     for g in (10, 100, 500, 1000)],
+        "cover": [("cover 4", f"--cbify {k} --cover 4")],
+        "bag": [("bag 4", f"--cbify {k} --bag 4")],
+        "regcb": [("regcb", f"--cbify {k} --cb_explore_adf --regcb")],
+        "oaa (full labels)": [("oaa", f"--oaa {k}")],
+    }
+
+
+def run(command, **kwargs):
+    return subprocess.run(command, check=True, capture_output=True, text=True, **kwargs)
+
+
+def vw_loss(stderr, what):
+    match = re.search(r"average loss\s*=\s*([-+0-9.eE]+)", stderr)
+    if not match:
+        raise SystemExit(f"compare_vw: {what} printed no 'average loss':\n{stderr}")
+    return float(match.group(1))
+
+
+def timed(command, env=None):
+    start = time.perf_counter()
+    result = subprocess.run(command, capture_output=True, text=True, env=env)
+    seconds = time.perf_counter() - start
+    if result.returncode != 0:
+        raise SystemExit(f"compare_vw: {' '.join(command)} failed:\n{result.stderr}")
+    return seconds, result
+
+
+def mean_std(values):
+    return float(np.mean(values)), float(np.std(values, ddof=1)) if len(values) > 1 else 0.0
+
+
+class Comparison:
+    def __init__(self, args, work):
+        self.args, self.work = args, work
+        self.glimpse = os.path.realpath(os.environ.get("GLIMPSE", os.path.join(ROOT, "build/bin/glimpse")))
+        self.vw = os.environ.get("VW") if "VW" in os.environ else shutil.which("vw")
+        self.installed = self.dataset_cache()
+        self.data = os.path.join(work, "data")
+        os.makedirs(self.data, exist_ok=True)
+        self.env = dict(os.environ, GLIMPSE_DATA=self.data)
+        self.orders = list(range(1, args.orders + args.selection_orders + 1))
+        self.reported = self.orders[:args.orders]
+        self.selecting = self.orders[args.orders:]
+
+    def dataset_cache(self):
+        """The folder of installed datasets, as `glimpse datasets list` names it (the CLI owns its location)."""
+        listing = run([self.glimpse, "datasets", "list"]).stdout
+        match = re.search(r"^cache: (.+)$", listing, re.MULTILINE)
+        if not match:
+            raise SystemExit(f"compare_vw: 'glimpse datasets list' named no cache folder:\n{listing}")
+        return match.group(1).strip()
+
+    # --- inputs -----------------------------------------------------------------------------------------------
+    def write_orders(self, name):
+        shape = None
+        for seed in self.orders:
+            out = run(["/usr/bin/python3", os.path.join(HERE, "vw_input.py"), os.path.join(self.installed, name + ".h5"),
+                       self.vw_file(name, seed), "--seed", str(seed), "--h5",
+                       os.path.join(self.data, f"{name}_o{seed}.h5"), "--name", f"{name}_o{seed}"]).stdout
+            shape = tuple(int(v) for v in out.split())
+        return shape
+
+    def vw_file(self, name, seed):
+        return os.path.join(self.work, f"{name}_o{seed}.vw")
+
+    # --- VW -----------------------------------------------------------------------------------------------------
+    def vw_command(self, name, seed, options):
+        return [self.vw, "-d", self.vw_file(name, seed), "--cache_file", self.vw_file(name, seed) + ".cache",
+                *options.split()]
+
+    def vw_accuracies(self, name, k):
+        """{(family, label): {seed: accuracy}}; the first run of each order builds its cache (untimed)."""
+        settings = [(family, label, options) for family, grid in vw_settings(k).items() for label, options in grid]
+        for seed in self.orders:  # build caches once per order, serially (two writers of one cache would clash)
+            run(self.vw_command(name, seed, f"--oaa {k}") + ["--quiet"])
+
+        def one(job):
+            family, label, options, seed = job
+            result = run(self.vw_command(name, seed, options))
+            return (family, label), seed, 1 - vw_loss(result.stderr, f"vw {options}")
+
+        accuracies = {}
+        jobs = [(f, l, o, s) for f, l, o in settings for s in self.orders]
+        with ThreadPoolExecutor(self.args.jobs) as pool:
+            for key, seed, accuracy in pool.map(one, jobs):
+                accuracies.setdefault(key, {})[seed] = accuracy
+        return accuracies
+
+    # --- glimpse ------------------------------------------------------------------------------------------------
+    def protocol(self, name, k, learners, orders, label):
+        entries = []
+        for learner, grid in learners.items():
+            entry = {"name": learner}
+            if learner in GLIMPSE_FULL:
+                entry["oracle"] = {"name": "full"}
+            if grid:
+                entry["grid"] = grid
+            entries.append(entry)
+        return {
+            "name": f"compare_vw_{name}_{label}",
+            "datasets": [{"name": f"{name}_o{seed}"} for seed in orders],
+            "order": "file",
+            "oracle": {"name": "bandit"},
+            "learners": entries,
+            "metrics": [{"name": "online_accuracy", "params": {"of": "proposed", "record_every": 0}}],
+            "trace": "curves",
+            "seeds": 1,
+        }
+
+    def glimpse_accuracies(self, name, k):
+        """{(learner, params json): {seed: accuracy}}, from one sweep over every order."""
+        path = os.path.join(self.work, f"{name}_sweep.json")
+        with open(path, "w") as f:
+            json.dump(self.protocol(name, k, {**GLIMPSE_BANDIT, **GLIMPSE_FULL}, self.orders, "sweep"), f, indent=1)
+        out = os.path.join(self.work, f"{name}_sweep.h5")
+        result = subprocess.run([self.glimpse, "run", path, "-o", out, "--quiet", "--force", "-j", str(self.args.jobs)],
+                                capture_output=True, text=True, env=self.env)
+        if not os.path.exists(out):
+            raise SystemExit(f"compare_vw: glimpse run {path} failed:\n{result.stderr}")
+        accuracies = {}
+        with h5py.File(out, "r") as f:
+            for row in f["summary"][()]:
+                if row["status"].decode() != "complete":
+                    continue
+                seed = int(row["dataset"].decode().rsplit("_o", 1)[1])
+                params = json.loads(row["params"].decode())
+                params.pop("precision", None)
+                key = (row["learner"].decode(), json.dumps(params, sort_keys=True))
+                accuracies.setdefault(key, {})[seed] = float(row["online_accuracy"])
+        failed = result.returncode != 0
+        return accuracies, failed, result.stderr
+
+    def glimpse_timing_protocol(self, name, k, learner, params):
+        path = os.path.join(self.work, f"{name}_time_{learner}.json")
+        protocol = self.protocol(name, k, {learner: {}}, [1], "time")
+        protocol["learners"][0]["params"] = params
+        with open(path, "w") as f:
+            json.dump(protocol, f)
+        return [self.glimpse, "run", path, "-o", os.path.join(self.work, "timing.h5"), "--quiet", "--force", "-j", "1"]
+
+    # --- selection ----------------------------------------------------------------------------------------------
+    def choose(self, accuracies, group_of):
+        """Per group, the grid point with the best mean over the selection orders; its reported-order results."""
+        chosen = {}
+        for key, by_seed in accuracies.items():
+            if any(s not in by_seed for s in self.orders):
+                continue  # a failed run: this grid point cannot be compared
+            group = group_of(key)
+            selection = float(np.mean([by_seed[s] for s in self.selecting]))
+            if group not in chosen or selection > chosen[group]["selection"]:
+                chosen[group] = {"key": key, "selection": selection, "reported": [by_seed[s] for s in self.reported]}
+        return chosen
+
+    def compare(self, name):
+        n, d, k = self.write_orders(name)
+        started = time.perf_counter()
+        result = {"name": name, "n": n, "d": d, "K": k}
+        glimpse_acc, failed, stderr = self.glimpse_accuracies(name, k)
+        result["glimpse_failed_runs"] = sum(1 for line in stderr.splitlines() if line.startswith("run ")) if failed else 0
+        result["glimpse"] = self.choose(glimpse_acc, lambda key: key[0])
+        if self.vw:
+            result["vw"] = self.choose(self.vw_accuracies(name, k), lambda key: key[0])
+            result["timing"] = self.timing(name, n, k, result)
+        result["seconds"] = time.perf_counter() - started
+        return result
+
+    def timing(self, name, n, k, result):
+        """Whole-process seconds at each chosen grid point on order 1, REPEATS interleaved runs, medians."""
+        commands = {}
+        for learner, chosen in result["glimpse"].items():
+            commands[("glimpse", learner)] = (self.glimpse_timing_protocol(name, k, learner, json.loads(chosen["key"][1])),
+                                              self.env)
+        for family, chosen in result["vw"].items():
+            options = dict(vw_settings(k)[family])[chosen["key"][1]]
+            commands[("vw", family)] = (self.vw_command(name, 1, options), None)
+        seconds = {key: [] for key in commands}
+        for _ in range(self.args.repeats):
+            for key, (command, env) in commands.items():
+                seconds[key].append(timed(command, env)[0])
+        return {f"{tool}|{what}": statistics.median(values) for (tool, what), values in seconds.items()}
+
+
+# --- the page -----------------------------------------------------------------------------------------------------
+def percent(values):
+    m, s = mean_std(values)
+    return f"{100 * m:.1f} ({100 * s:.1f})"
+
+
+def describe_params(params_json):
+    params = json.loads(params_json)
+    return ", ".join(f"{k} {json.dumps(v)}" for k, v in params.items()) or "defaults"
+
+
+def write_page(path, results, args, command, versions, seconds):
+    lines = [
+        "# glimpse next to Vowpal Wabbit, measured",
+        "",
+        f"<!-- generated by benchmarks/compare_vw.sh; do not edit: rerun it -->",
+        f"Generated by `{command}` on {datetime.date.today().isoformat()} ({versions}), in {seconds / 60:.0f} minutes "
+        f"on {os.cpu_count()} cores. Every number below comes from that run.",
+        "",
+        f"Rows: each dataset's rows with features min-max scaled to [-1, 1] and unit L2 norm "
+        f"(benchmarks/vw_input.py), in {args.orders + args.selection_orders} shuffled orders, the same float32 values "
+        f"for both tools (VW reads text features named f1, f2, ...; glimpse a dataset file). "
+        f"Accuracy: proposed labels right over one pass, mean (std) over the {args.orders} reported orders; each "
+        f"learner's grid point (and VW setting's) is the one with the best mean on {args.selection_orders} other "
+        f"orders, so no figure chose its own grid point. VW runs with its defaults otherwise (a constant feature, "
+        f"`-b 18` hashing); glimpse's learners have no constant feature.",
+        "",
+    ]
+    for r in results:
+        lines += [f"## {r['name']} (n = {r['n']}, d = {r['d']}, K = {r['K']})", ""]
+        rows = []
+        for learner, chosen in r["glimpse"].items():
+            full = learner in GLIMPSE_FULL
+            rows.append(("glimpse", learner + (" (full labels)" if full else ""), describe_params(chosen["key"][1]),
+                         chosen["reported"], full, f"glimpse|{learner}"))
+        for family, chosen in r.get("vw", {}).items():
+            rows.append(("VW", family, chosen["key"][1], chosen["reported"], "full" in family, f"vw|{family}"))
+        lines += ["| tool | learner | chosen setting | accuracy % | whole process s (order 1) | rounds/s |",
+                  "|---|---|---|---|---|---|"]
+        for tool, learner, setting, reported, _, timing_key in rows:
+            t = r.get("timing", {}).get(timing_key)
+            whole = "-" if t is None else f"{t:.3f}"
+            rate = "-" if t is None else f"{r['n'] / t:,.0f}"
+            lines.append(f"| {tool} | {learner} | {setting} | {percent(reported)} | {whole} | {rate} |")
+        lines.append("")
+        best_g = max((v for l, v in r["glimpse"].items() if l not in GLIMPSE_FULL), key=lambda v: v["selection"])
+        best_g_name = next(l for l, v in r["glimpse"].items() if v is best_g)
+        summary = (f"Best glimpse bandit learner (chosen on the selection orders): **{best_g_name}**, "
+                   f"{percent(best_g['reported'])}.")
+        if "vw" in r:
+            bandit_vw = {f: v for f, v in r["vw"].items() if "full" not in f}
+            best_v_name = max(bandit_vw, key=lambda f: bandit_vw[f]["selection"])
+            best_v = bandit_vw[best_v_name]
+            gap = 100 * (np.mean(best_g["reported"]) - np.mean(best_v["reported"]))
+            summary += (f" Best VW bandit setting: **{best_v_name}** ({best_v['key'][1]}), {percent(best_v['reported'])}."
+                        f" glimpse - VW: {gap:+.1f} points ({'at or above' if gap >= 0 else 'below'} VW).")
+            ratios = []
+            for learner, family in SAME_METHOD.items():
+                g, v = r["timing"].get(f"glimpse|{learner}"), r["timing"].get(f"vw|{family}")
+                if g and v:
+                    ratios.append(f"{learner} vs VW {family}: {v / g:.1f}x")
+            if ratios:
+                summary += " Whole-process speed, glimpse over VW, same method: " + "; ".join(ratios) + "."
+        if r["glimpse_failed_runs"]:
+            summary += (f" {r['glimpse_failed_runs']} glimpse runs failed (diverged) and their grid points were left "
+                        f"out of the selection.")
+        lines += [summary, ""]
+    lines += ["## How to rerun", "", "```sh", "build/bin/glimpse datasets install " +
+              " ".join(r["name"] for r in results), command, "```", ""]
+    with open(path, "w") as f:
+        f.write("\n".join(lines))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("datasets", nargs="*",
+                        default=["vehicle", "satimage", "shuttle", "segment", "letter", "fashion_mnist"])
+    parser.add_argument("--orders", type=int, default=10, help="orders reported (default 10)")
+    parser.add_argument("--selection-orders", type=int, default=5, help="other orders that choose grid points (5)")
+    parser.add_argument("--repeats", type=int, default=3, help="timed whole-process runs per learner (3)")
+    parser.add_argument("--jobs", "-j", type=int, default=os.cpu_count(), help="parallel runs (all cores)")
+    parser.add_argument("--page", default=os.path.join(ROOT, "docs/results/vw_comparison.md"),
+                        help="the page to write (default docs/results/vw_comparison.md; '-' for none)")
+    args = parser.parse_args()
+    work = tempfile.mkdtemp(prefix="compare_vw.")
+    comparison = Comparison(args, work)
+    if not comparison.vw:
+        print("compare_vw: no Vowpal Wabbit binary (vw on PATH or VW=...): skipping VW, glimpse's side only",
+              file=sys.stderr)
+    started = time.perf_counter()
+    results = []
+    try:
+        for name in args.datasets:
+            if not os.path.exists(os.path.join(comparison.installed, name + ".h5")):
+                print(f"{name}: not installed (glimpse datasets install {name}): skipped", file=sys.stderr)
+                continue
+            r = comparison.compare(name)
+            results.append(r)
+            print(json.dumps({"dataset": name, "seconds": round(r["seconds"], 1)}), file=sys.stderr)
+        versions = run([comparison.glimpse, "--version"]).stdout.strip()
+        try:
+            versions += ", commit " + run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"]).stdout.strip()
+        except (subprocess.CalledProcessError, FileNotFoundError):
+            pass
+        if comparison.vw:
+            versions += ", Vowpal Wabbit " + run([comparison.vw, "--version"]).stdout.splitlines()[0].strip()
+        command = "benchmarks/compare_vw.sh " + " ".join(sys.argv[1:])
+        if args.page != "-":
+            write_page(args.page, results, args, command.strip(), versions, time.perf_counter() - started)
+        json.dump(results, sys.stdout, indent=1, default=str)
+        print()
+    finally:
+        if os.environ.get("KEEP") == "1":
+            print(f"work folder: {work}", file=sys.stderr)
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
