@@ -47,6 +47,15 @@ struct Instance {
     if (sparse) prefetch_bytes(indices, static_cast<std::ptrdiff_t>(sizeof(std::int32_t)) * nnz);
   }
 
+  // Calls visit(j, x_j) for every stored feature j (all d of a dense row, the nnz of a sparse one), in index order.
+  template <class Visit>
+  void for_each_stored(Visit&& visit) const {
+    if (sparse)
+      for (std::int32_t e = 0; e < nnz; ++e) visit(indices[e], values[e]);
+    else
+      for (std::int32_t j = 0; j < dim; ++j) visit(j, values[j]);
+  }
+
   // Writes the row into a dense vector of size dim (zeros where a sparse row stores nothing), e.g. for
   // algorithms that keep d x d matrices.
   template <class Vector>

@@ -83,16 +83,12 @@ class Newtron final : public glimpse::Learner {
     for (std::int32_t i = 0; i < static_cast<std::int32_t>(coefficients_.size()); ++i) {
       const double c = coefficients_[static_cast<std::size_t>(i)];
       if (c == 0) continue;
-      const auto visit = [&](std::int32_t j, double v) {
+      x.for_each_stored([&](std::int32_t j, double v) {
         const double delta = c * v;
         a_(i, j) += static_cast<T>(curvature * delta * delta);
         b_(i, j) += static_cast<T>(linear * delta);
         w(i, j) = -b_(i, j) / a_(i, j);
-      };
-      if (x.sparse)
-        for (std::int32_t e = 0; e < x.nnz; ++e) visit(x.indices[e], static_cast<double>(x.values[e]));
-      else
-        for (std::int32_t j = 0; j < x.dim; ++j) visit(j, static_cast<double>(x.values[j]));
+      });
     }
   }
 

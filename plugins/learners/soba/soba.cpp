@@ -76,14 +76,14 @@ class Soba final : public glimpse::algorithms::EpsilonGreedyLinearLearner<T> {
   void learn_diagonal(const glimpse::Instance& x, std::int32_t y, std::int32_t runner_up, double p) {
     auto& w = model_.weights();
     double w_dot_g = 0, z_inverse_z = 0;
-    for_each_feature(x, [&](std::int32_t j, double v) {
+    x.for_each_stored([&](std::int32_t j, double v) {
       w_dot_g += (w(runner_up, j) - w(y, j)) * v / p;
       z_inverse_z += v * v / p * (1 / static_cast<double>(diagonal_(runner_up, j)) + 1 / static_cast<double>(diagonal_(y, j)));
     });
     const double m = margin_term(w_dot_g, p, z_inverse_z);
     if (margin_ + m < 0) return;
     margin_ += m;
-    for_each_feature(x, [&](std::int32_t j, double v) {
+    x.for_each_stored([&](std::int32_t j, double v) {
       const T z_squared = static_cast<T>(v * v / p);
       const T g = static_cast<T>(v / p);
       for (const auto& [k, sign] : {std::pair{runner_up, T{1}}, std::pair{y, T{-1}}}) {
@@ -97,7 +97,7 @@ class Soba final : public glimpse::algorithms::EpsilonGreedyLinearLearner<T> {
   void learn_full(const glimpse::Instance& x, std::int32_t y, std::int32_t runner_up, double p) {
     z_.setZero();
     const T scale = static_cast<T>(1 / std::sqrt(p));  // z = sqrt(p) g = (e_ybar - e_y) x^T / sqrt(p)
-    for_each_feature(x, [&](std::int32_t j, double v) {
+    x.for_each_stored([&](std::int32_t j, double v) {
       z_[static_cast<std::int64_t>(runner_up) * d_ + j] = scale * static_cast<T>(v);
       z_[static_cast<std::int64_t>(y) * d_ + j] = -scale * static_cast<T>(v);
     });
@@ -116,13 +116,6 @@ class Soba final : public glimpse::algorithms::EpsilonGreedyLinearLearner<T> {
     w_out.noalias() = inverse_ * theta;
   }
 
-  template <class Visit>
-  static void for_each_feature(const glimpse::Instance& x, Visit&& visit) {
-    if (x.sparse)
-      for (std::int32_t e = 0; e < x.nnz; ++e) visit(x.indices[e], static_cast<double>(x.values[e]));
-    else
-      for (std::int32_t j = 0; j < x.dim; ++j) visit(j, static_cast<double>(x.values[j]));
-  }
 
   double a_;
   bool full_;

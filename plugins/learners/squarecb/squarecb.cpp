@@ -70,10 +70,7 @@ class SquareCb final : public glimpse::Learner {
       squares[j] += g * g;
       row[j] -= static_cast<T>(eta_) * g / std::sqrt(squares[j]);
     };
-    if (x.sparse)
-      for (std::int32_t e = 0; e < x.nnz; ++e) step(x.indices[e], static_cast<T>(x.values[e]));
-    else
-      for (std::int32_t j = 0; j < x.dim; ++j) step(j, static_cast<T>(x.values[j]));
+    x.for_each_stored([&](std::int32_t j, glimpse::Feature v) { step(j, static_cast<T>(v)); });
   }
 
  private:
