@@ -31,9 +31,23 @@ inline const PluginRegistry& registry() {
 }
 
 // Resolves a plugin's parameters: declared defaults, overridden by `overrides` (protocol text).
+// A `learner` parameter gets the learner it names (overrides "NAME.PARAM" set that learner's parameters), as a
+// protocol's would.
 inline ParamValues params_for(const PluginSpec& spec, const std::map<std::string, std::string>& overrides = {},
                               const ProblemShape* shape = nullptr) {
-  return resolve_params(spec.params, overrides, shape, "test");
+  ParamValues values = resolve_params(spec.params, overrides, shape, "test");
+  for (const auto& p : spec.params) {
+    if (p.type != ParamType::learner) continue;
+    const LoadedPlugin* wrapped = registry().find(values.text(p.name));
+    if (!wrapped) throw std::logic_error("no plugin " + values.text(p.name));
+    std::map<std::string, std::string> own;
+    for (const auto& [key, text] : overrides)
+      if (key.rfind(p.name + ".", 0) == 0) own[key.substr(p.name.size() + 1)] = text;
+    values.set_factory(p.name, [wrapped, own_values = params_for(*wrapped->spec, own, shape)] {
+      return wrapped->create(own_values);
+    });
+  }
+  return values;
 }
 
 template <class Kind>

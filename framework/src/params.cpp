@@ -1,5 +1,6 @@
 // Parameter declarations, resolved values and their validation.
 #include "glimpse/params.hpp"
+#include "glimpse/plugin.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -33,6 +34,10 @@ ParamSpec ParamSpec::text(std::string name, std::string default_value, std::stri
 
 ParamSpec ParamSpec::path(std::string name, std::string doc) {
   return {std::move(name), ParamType::path, "", false, {}, {}, {}, std::move(doc)};
+}
+
+ParamSpec ParamSpec::learner(std::string name, std::string default_value, std::string doc) {
+  return {std::move(name), ParamType::learner, std::move(default_value), false, {}, {}, {}, std::move(doc)};
 }
 
 namespace {
@@ -78,6 +83,8 @@ std::string ParamSpec::type_name() const {
       return "text";
     case ParamType::path:
       return "path";
+    case ParamType::learner:
+      return "learner";
   }
   return "unknown";
 }
@@ -90,6 +97,8 @@ std::string ParamSpec::expectation() const {
       return "a string";
     case ParamType::path:
       return "a file path";
+    case ParamType::learner:
+      return "a learner plugin name (its parameters as NAME.PARAM)";
     case ParamType::choice: {
       std::string list;
       for (const auto& c : choices) list += (list.empty() ? "" : ", ") + c;
@@ -115,6 +124,21 @@ void ParamValues::set(std::string name, ParamValue value) {
       return;
     }
   entries_.emplace_back(std::move(name), std::move(value));
+}
+
+std::unique_ptr<PluginObject> ParamValues::create(std::string_view name) const {
+  for (const auto& [n, factory] : factories_)
+    if (n == name) return factory();
+  throw std::logic_error("no learner was supplied for parameter '" + std::string(name) + "'");
+}
+
+void ParamValues::set_factory(std::string name, Factory factory) {
+  for (auto& [n, f] : factories_)
+    if (n == name) {
+      f = std::move(factory);
+      return;
+    }
+  factories_.emplace_back(std::move(name), std::move(factory));
 }
 
 bool ParamValues::contains(std::string_view name) const noexcept {
@@ -211,6 +235,7 @@ std::optional<ParamValue> resolve_param(const ParamSpec& spec, const std::string
   switch (spec.type) {
     case ParamType::text:
     case ParamType::path:
+    case ParamType::learner:
       return ParamValue{raw};
     case ParamType::boolean:
       if (raw == "true") return ParamValue{true};

@@ -58,6 +58,53 @@ class Reader {
     return it == node.not_found() ? nullptr : &it->second;
   }
 
+  // The learners a `learner` parameter may name here (its fixed value, each grid value, or its default), each
+  // checked: a learner plugin that learns from full labels and wraps none itself, given only parameters it
+  // declares, with valid values, and every parameter it requires.
+  template <class Nested>
+  void check_wrapped(const PluginUse& use, const ParamSpec& wrapper, const std::string& path,
+                     const std::vector<Nested>& nested) const {
+    std::vector<std::pair<std::string, std::string>> candidates;  // name, where it was given
+    for (const auto& p : use.params)
+      if (p.name == wrapper.name) candidates.emplace_back(p.text, p.where);
+    for (const auto& [name, values] : use.grid)
+      if (name == wrapper.name)
+        for (const auto& v : values) candidates.emplace_back(v.text, v.where);
+    if (candidates.empty()) candidates.emplace_back(wrapper.default_value, at(path + ".params." + wrapper.name));
+    for (const auto& [learner, where] : candidates) {
+      const LoadedPlugin& base = registry_.get(learner, PluginKind::learner, where);
+      if (!base.spec->accepts.contains(FeedbackKind::label))
+        throw Error(where, "learner '" + learner + "' does not learn from full labels, which '" + wrapper.name +
+                               "' must (it is fed the label of every right proposal)");
+      std::set<std::string> given;
+      for (const auto& v : nested) {
+        if (v.owner != wrapper.name) continue;
+        const ParamSpec* declared = nullptr;
+        for (const auto& q : base.spec->params)
+          if (q.name == v.name) declared = &q;
+        if (!declared) {
+          std::vector<std::string> names;
+          for (const auto& q : base.spec->params) names.push_back(q.name);
+          fail(v.path, "unknown parameter '" + v.name + "' of learner '" + learner +
+                           "'; declared: " + (names.empty() ? std::string("none") : join(names)));
+        }
+        if (declared->type == ParamType::learner) fail(v.path, "a wrapped learner cannot wrap another one");
+        try {
+          resolve_param(*declared, v.text, nullptr);
+        } catch (const Error& e) {
+          throw Error(at(v.path), e.what());
+        }
+        given.insert(v.name);
+      }
+      for (const auto& q : base.spec->params) {
+        if (q.type == ParamType::learner) throw Error(where, "a wrapped learner cannot wrap another one");
+        if (q.required && !given.count(q.name))
+          throw Error(where, "learner '" + learner + "' needs its parameter '" + q.name + "' as " + wrapper.name +
+                                 "." + q.name + " (" + q.doc + ")");
+      }
+    }
+  }
+
   // Parses {"name": ..., "params": {...}, ["grid": {...}], ["as": ...]} and checks it against the plugin.
   PluginUse plugin_use(const pt::ptree& node, const std::string& path, PluginKind kind, const std::string& name_key,
                        std::vector<std::string> allowed) const {
@@ -98,10 +145,32 @@ class Reader {
           throw Error(where, "expected an existing file, got '" + text + "' (looked for " + file.string() + ")");
       }
     };
+    // "NAME.PARAM" keys belong to the learner a `learner` parameter NAME wraps: checked once that learner is known.
+    struct NestedValue {
+      std::string owner, name, text, path;
+    };
+    std::vector<NestedValue> nested;
+    const auto wrapped = [&](const std::string& key, const std::string& text, const std::string& where) {
+      const auto dot = key.find('.');
+      if (dot == std::string::npos) return false;
+      for (const auto& p : spec.params)
+        if (p.type == ParamType::learner && p.name == key.substr(0, dot)) {
+          nested.push_back({p.name, key.substr(dot + 1), text, where});
+          return true;
+        }
+      return false;
+    };
     if (const pt::ptree* params = child(node, "params")) {
       if (!is_object(*params) && !params->empty()) fail(path + ".params", "expected an object of parameter values");
       for (const auto& [key, v] : *params) {
         const std::string p_path = path + ".params." + key;
+        if (key.find('.') != std::string::npos) {
+          const std::string text = value(v, p_path, "a single value");
+          if (wrapped(key, text, p_path)) {
+            use.params.push_back({key, text, at(p_path)});
+            continue;
+          }
+        }
         const ParamSpec& p = declared(key, p_path);
         const std::string text = value(v, p_path, "a single " + p.type_name() + " value");
         check_literal(p, text, at(p_path));
@@ -112,8 +181,22 @@ class Reader {
       if (!is_object(*grid)) fail(path + ".grid", "expected an object mapping parameter names to lists of values");
       for (const auto& [key, values] : *grid) {
         const std::string g_path = path + ".grid." + key;
-        const ParamSpec& p = declared(key, g_path);
         if (!is_list(values)) fail(g_path, "expected a non-empty list of values");
+        if (key.find('.') != std::string::npos) {
+          std::vector<RawParam> entries;
+          int i = 0;
+          for (const auto& item : values) {
+            const std::string v_path = g_path + "[" + std::to_string(i++) + "]";
+            const std::string text = value(item.second, v_path, "a single value");
+            if (!wrapped(key, text, v_path)) break;
+            entries.push_back({key, text, at(v_path)});
+          }
+          if (entries.size() == values.size()) {
+            use.grid.emplace_back(key, std::move(entries));
+            continue;
+          }
+        }
+        const ParamSpec& p = declared(key, g_path);
         std::vector<RawParam> entries;
         int i = 0;
         for (const auto& item : values) {
@@ -129,6 +212,9 @@ class Reader {
       if (p.required && !seen.count(p.name))
         fail(path + ".params",
              "missing required parameter '" + p.name + "' of " + kind_name + " '" + name + "' (" + p.doc + ")");
+    use.registry = &registry_;
+    for (const auto& p : spec.params)
+      if (p.type == ParamType::learner) check_wrapped(use, p, path, nested);
     if (const pt::ptree* as = child(node, "as")) use.output_name = value(*as, path + ".as", "a name");
     return use;
   }
@@ -215,6 +301,32 @@ ParamValues PluginUse::resolve(std::int64_t point, const ProblemShape* shape) co
     if (!value)
       throw Error(where, "parameter '" + spec.name + "' needs the data's shape (K, d, n), which is not known here");
     values.set(spec.name, std::move(*value));
+  }
+  // Each wrapped learner: its "NAME.PARAM" values resolved against its own declaration (also listed in this
+  // plugin's values, so run metadata and stream keys name them), and a factory that creates it.
+  for (const auto& spec : plugin->spec->params) {
+    if (spec.type != ParamType::learner) continue;
+    const LoadedPlugin* base = &registry->get(values.text(spec.name), PluginKind::learner, where);
+    ParamValues own;
+    own.set_base_dir(base_dir);
+    for (const auto& base_spec : base->spec->params) {
+      const std::string key = spec.name + "." + base_spec.name;
+      const RawParam* raw = nullptr;
+      for (const auto& p : params)
+        if (p.name == key) raw = &p;
+      for (const auto* p : chosen)
+        if (p->name == key) raw = p;
+      std::optional<ParamValue> value;
+      try {
+        value = raw ? resolve_param(base_spec, raw->text, shape) : resolve_default(base_spec, shape);
+      } catch (const Error& e) {
+        throw Error(raw ? raw->where : where, e.what());
+      }
+      if (!value) throw Error(where, "parameter '" + key + "' needs the data's shape (K, d, n), which is not known here");
+      own.set(base_spec.name, *value);
+      values.set(key, std::move(*value));
+    }
+    values.set_factory(spec.name, [base, own = std::move(own)] { return base->create(own); });
   }
   return values;
 }

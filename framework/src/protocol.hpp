@@ -24,6 +24,7 @@ struct RawParam {
 // One plugin named in a protocol: which, where, and its parameter text (not yet resolved).
 struct PluginUse {
   const LoadedPlugin* plugin = nullptr;
+  const PluginRegistry* registry = nullptr;  // finds the plugins that `learner` parameters name
   std::string where;             // "file.json: learners[1]"
   std::vector<RawParam> params;  // fixed values
   // Learners, query rules and transforms: parameter name -> one entry per grid value, in file order.

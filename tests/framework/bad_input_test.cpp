@@ -108,6 +108,14 @@ INSTANTIATE_TEST_SUITE_P(
         BadProtocol{"unknown_param.json",
                     "unknown_param.json: learners[0].params.etta: unknown parameter 'etta' of learner 'perceptron'; "
                     "declared: eta, margin, precision"},
+        BadProtocol{"wrapped_unknown_param.json",
+                    "wrapped_unknown_param.json: learners[0].params.base.eta: unknown parameter 'eta' of learner "
+                    "'arow'; declared: r, precision"},
+        BadProtocol{"wrapped_bandit_learner.json",
+                    "wrapped_bandit_learner.json: learners[0].grid.base[1]: learner 'cspa' does not learn from full "
+                    "labels, which 'base' must"},
+        BadProtocol{"wrapped_out_of_range.json",
+                    "wrapped_out_of_range.json: learners[0].grid.base.eta[1]: expected a number > 0, got 0"},
         BadProtocol{"wrong_type.json", "wrong_type.json: seeds: expected an integer >= 1, got 'three'"},
         BadProtocol{"out_of_range.json", "out_of_range.json: learners[0].grid.eta[1]: expected a number > 0, got -0.5"},
         BadProtocol{"missing_dataset.json",

@@ -5,6 +5,8 @@
 #include <glimpse/algorithms/exploration.hpp>
 #include <glimpse/algorithms/surrogate_gap.hpp>
 
+#include <cmath>
+
 #include "support.hpp"
 
 namespace glimpse::test {
@@ -244,6 +246,89 @@ TEST(Gaptron, HandComputedRoundsForBothStepRules) {
     pred.proposed = 1;
     learner->learn(x.view(), pred, CorrectnessFeedback{false});
     EXPECT_EQ(columns_of(*learner, 3), w);
+  }
+}
+
+TEST(Arow, HandComputedTwoRounds) {
+  // K = 3, x = (1, 2), r = 1, y = 0. Round 1: scores 0, rival 1, m = 0, v = 5 + 5, beta = 1/11, alpha = 1/11:
+  // w_0 = x/11, w_1 = -x/11, S_0 = S_1 = 1 - x^2/11 = (10/11, 7/11). Round 2: s = (5/11, -5/11, 0), rival 2,
+  // m = 5/11, v = (10 + 28)/11 + 5 = 93/11, beta = 11/104, alpha = (6/11) beta = 6/104: w_0 += alpha S_0 x.
+  auto learner = make<Learner>("arow", {{"precision", "double"}});
+  learner->reset({10, 2, 3}, 1);
+  const DenseRow x({1, 2});
+  Prediction pred = prediction_for(3);
+  for (int round = 0; round < 2; ++round) {
+    learner->predict(x.view(), pred);
+    learner->learn(x.view(), pred, LabelFeedback{0});
+  }
+  const auto w = columns_of(*learner, 3);
+  const double alpha = 6.0 / 104;
+  EXPECT_NEAR(w[0][0], 1.0 / 11 + alpha * 10 / 11, 1e-12);
+  EXPECT_NEAR(w[1][0], 2.0 / 11 + alpha * 14 / 11, 1e-12);
+  EXPECT_NEAR(w[0][1], -1.0 / 11, 1e-12);
+  EXPECT_NEAR(w[0][2], -alpha, 1e-12);
+  EXPECT_NEAR(w[1][2], -2 * alpha, 1e-12);
+  // A margin of at least 1 changes nothing.
+  learner->predict(x.view(), pred);
+  ASSERT_GE(pred.scores[0] - std::max(pred.scores[1], pred.scores[2]), 0.0);
+}
+
+// An explorer around `base`, as the host builds it from a protocol ("base.NAME" sets the base's parameters).
+std::unique_ptr<Learner> explorer_around(const std::string& base, const std::map<std::string, std::string>& own,
+                                         const std::map<std::string, std::string>& base_params) {
+  auto params = own;
+  params["base"] = base;
+  for (const auto& [key, text] : base_params) params["base." + key] = text;
+  return make<Learner>("explorer", params);
+}
+
+TEST(Explorer, EpsilonGreedyAroundThePerceptronLearnsOnlyFromRightProposals) {
+  // K = 3, x = (1, 2), epsilon 0.3: scores 0, greedy 0, P = (0.8, 0.1, 0.1). A right proposal 1 is the
+  // Perceptron's label: w_1 += x, w_0 -= x, so s(x) = (-5, 5, 0) and P = (0.1, 0.8, 0.1). A wrong one changes nothing.
+  auto learner = explorer_around("perceptron", {{"epsilon", "0.3"}}, {{"precision", "double"}});
+  learner->reset({10, 2, 3}, 4);
+  const DenseRow x({1, 2});
+  auto freq = proposal_frequencies(*learner, x.view(), 3, 40000);
+  EXPECT_NEAR(freq[0], 0.8, 0.006);
+  EXPECT_NEAR(freq[2], 0.1, 0.006);
+  Prediction pred = prediction_for(3);
+  learner->predict(x.view(), pred);
+  pred.proposed = 2;
+  learner->learn(x.view(), pred, CorrectnessFeedback{false});
+  EXPECT_EQ(columns_of(*learner, 3)[0], (std::vector<double>{0, 0, 0}));
+  learner->predict(x.view(), pred);
+  pred.proposed = 1;
+  learner->learn(x.view(), pred, CorrectnessFeedback{true});
+  const auto w = columns_of(*learner, 3);
+  EXPECT_EQ(w[0], (std::vector<double>{-1, 1, 0}));
+  EXPECT_EQ(w[1], (std::vector<double>{-2, 2, 0}));
+  freq = proposal_frequencies(*learner, x.view(), 3, 40000);
+  EXPECT_NEAR(freq[1], 0.8, 0.006);
+  EXPECT_NEAR(freq[0], 0.1, 0.006);
+}
+
+TEST(Explorer, SoftmaxAndInverseGapDistributionsOverTheBaseScores) {
+  // After the Perceptron step above, s(x) = (-5, 5, 0). Softmax at tau = 5: P ~ (e^-1, e^1, 1).
+  // Inverse gap at gamma = 1: P(0) = 1/(3 + 10), P(2) = 1/(3 + 5), P(1) the rest.
+  const DenseRow x({1, 2});
+  for (const std::string rule : {"softmax", "inverse_gap"}) {
+    SCOPED_TRACE(rule);
+    auto learner = explorer_around("perceptron", {{"rule", rule}, {"temperature", "5"}, {"gamma", "1"}},
+                                   {{"precision", "double"}});
+    learner->reset({10, 2, 3}, 9);
+    Prediction pred = prediction_for(3);
+    learner->predict(x.view(), pred);
+    pred.proposed = 1;
+    learner->learn(x.view(), pred, CorrectnessFeedback{true});
+    const auto freq = proposal_frequencies(*learner, x.view(), 3, 40000);
+    std::vector<double> expected;
+    if (rule == "softmax") {
+      const double z = std::exp(-1.0) + std::exp(1.0) + 1;
+      expected = {std::exp(-1.0) / z, std::exp(1.0) / z, 1 / z};
+    } else {
+      expected = {1.0 / 13, 1 - 1.0 / 13 - 1.0 / 8, 1.0 / 8};
+    }
+    for (int a = 0; a < 3; ++a) EXPECT_NEAR(freq[static_cast<std::size_t>(a)], expected[static_cast<std::size_t>(a)], 0.006);
   }
 }
 

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,6 +14,8 @@
 #include <vector>
 
 namespace glimpse {
+
+class PluginObject;
 
 // The size of the problem a parameter expression may refer to as K, d and n.
 struct ProblemShape {
@@ -23,7 +27,10 @@ struct ProblemShape {
 
 // `path`: a file name, relative to the protocol's folder unless absolute; the host checks that the file exists
 // before any run starts, and the plugin reads the resolved path with ParamValues::path().
-enum class ParamType { real, integer, boolean, choice, text, path };
+// `learner`: another learner plugin, by name, that this plugin wraps (e.g. an explorer around a full-feedback
+// learner). The protocol gives that learner's own parameters as "NAME.PARAM" (in params or grid); the host checks
+// them against its declaration and the plugin creates it with ParamValues::create().
+enum class ParamType { real, integer, boolean, choice, text, path, learner };
 
 struct ParamBound {
   double value = 0.0;
@@ -49,6 +56,8 @@ struct ParamSpec {
   static ParamSpec text(std::string name, std::string default_value, std::string doc);
   // An empty default means "no file" unless the parameter is mandatory.
   static ParamSpec path(std::string name, std::string doc);
+  // A learner plugin's name; the learner must learn from full labels (FeedbackKind::label).
+  static ParamSpec learner(std::string name, std::string default_value, std::string doc);
 
   ParamSpec&& above(double v) && {
     lower = ParamBound{v, true};
@@ -93,6 +102,12 @@ class ParamValues {
   std::filesystem::path path(std::string_view name) const;
   void set_base_dir(std::filesystem::path dir) { base_dir_ = std::move(dir); }
 
+  // A new object of the plugin a `learner` parameter names, with its "NAME.PARAM" values (the host supplies
+  // the factory when it resolves the parameters). Throws std::logic_error when there is none.
+  std::unique_ptr<PluginObject> create(std::string_view name) const;
+  using Factory = std::function<std::unique_ptr<PluginObject>()>;
+  void set_factory(std::string name, Factory factory);
+
   const std::vector<std::pair<std::string, ParamValue>>& entries() const noexcept { return entries_; }
   // {"beta":0.5,"tie_break":"lowest"}: stable text used in run metadata and stream keys (paths as written, so
   // results do not depend on where the protocol lies).
@@ -102,6 +117,7 @@ class ParamValues {
   const ParamValue& find(std::string_view name) const;
   std::vector<std::pair<std::string, ParamValue>> entries_;
   std::filesystem::path base_dir_;
+  std::vector<std::pair<std::string, Factory>> factories_;
 };
 
 // Renders a value as JSON (numbers with round-trip precision).

@@ -1,0 +1,100 @@
+// Exploration around any full-feedback learner, named in the protocol: the wrapped learner scores x, the
+// explorer draws the proposal from epsilon-greedy, softmax or inverse-gap weighting over those scores, and on a
+// right proposal the wrapped learner learns that label (its ordinary full-label update); a wrong proposal tells it
+// nothing (NoFeedback). No importance weights: the wrapped learner's update has no weight to scale, so the result
+// is the learner's own update restricted to the rounds the bandit reveals the label.
+//
+//   {"name": "explorer", "params": {"base": "arow", "rule": "softmax"}, "grid": {"base.r": [0.1, 1]}}
+#include <cmath>
+#include <glimpse/algorithms/exploration.hpp>
+#include <glimpse/glimpse.hpp>
+#include <memory>
+#include <vector>
+
+namespace {
+
+class Explorer final : public glimpse::Learner {
+ public:
+  static glimpse::PluginSpec spec() {
+    return {.name = "explorer",
+            .kind = glimpse::PluginKind::learner,
+            .summary = "bandit exploration (epsilon-greedy, softmax, inverse gap) around any full-feedback learner",
+            .reference = "epsilon-greedy as the Banditron's; inverse gap weighting as SquareCB's (Foster & Rakhlin 2020)",
+            .params = {glimpse::ParamSpec::learner("base", "perceptron",
+                                                   "the full-feedback learner explored around (its parameters: base.NAME)"),
+                       glimpse::ParamSpec::choice("rule", "epsilon_greedy", {"epsilon_greedy", "softmax", "inverse_gap"},
+                                                  "how the proposal is drawn from the base's scores s"),
+                       glimpse::ParamSpec::real("epsilon", "0.05", "epsilon_greedy: uniform share (epsilon)").above(0).at_most(1),
+                       glimpse::ParamSpec::real("temperature", "0.1", "softmax: P(a) ~ exp(s_a / tau) (tau)").above(0),
+                       glimpse::ParamSpec::real("gamma", "10", "inverse_gap: P(a) = 1/(K + gamma (s_max - s_a)) (gamma)")
+                           .at_least(0)},
+            .accepts = {glimpse::FeedbackKind::correctness}};
+  }
+  explicit Explorer(const glimpse::ParamValues& params)
+      : rule_(params.text("rule") == "softmax"       ? Rule::softmax
+              : params.text("rule") == "inverse_gap" ? Rule::inverse_gap
+                                                     : Rule::epsilon_greedy),
+        epsilon_(params.real("epsilon")),
+        temperature_(params.real("temperature")),
+        gamma_(params.real("gamma")) {
+    std::unique_ptr<glimpse::PluginObject> object = params.create("base");
+    base_.reset(dynamic_cast<glimpse::Learner*>(object.get()));
+    if (!base_) throw glimpse::Error("explorer: parameter base", "does not name a learner");
+    object.release();
+  }
+
+  void reset(const glimpse::ProblemShape& shape, std::uint64_t seed) override {
+    base_->reset(shape, glimpse::derive_key(seed, 1));
+    rng_.reseed(seed);
+    greedy_.reset(shape.K);
+    inverse_gap_.reset(shape.K);
+    probabilities_.assign(static_cast<std::size_t>(shape.K), 0.0);
+    costs_.assign(static_cast<std::size_t>(shape.K), 0.0);
+  }
+
+  void predict(const glimpse::Instance& x, glimpse::Prediction& pred) override {
+    base_->predict(x, pred);
+    switch (rule_) {
+      case Rule::epsilon_greedy:
+        pred.proposed = greedy_.propose(pred.predicted, epsilon_, rng_);
+        return;
+      case Rule::inverse_gap:
+        for (std::size_t a = 0; a < costs_.size(); ++a) costs_[a] = -pred.scores[a];
+        pred.proposed = inverse_gap_.propose(costs_, gamma_, rng_);
+        return;
+      case Rule::softmax: {
+        const double top = pred.scores[static_cast<std::size_t>(pred.predicted)];
+        double total = 0;
+        for (std::size_t a = 0; a < probabilities_.size(); ++a)
+          total += probabilities_[a] = std::exp((pred.scores[a] - top) / temperature_);
+        for (auto& p : probabilities_) p /= total;
+        pred.proposed = rng_.sample(probabilities_);
+        return;
+      }
+    }
+  }
+  void evaluate(const glimpse::Instance& x, glimpse::Prediction& pred) override { base_->evaluate(x, pred); }
+  void prefetch(const glimpse::Instance& upcoming) noexcept override { base_->prefetch(upcoming); }
+
+  void learn(const glimpse::Instance& x, const glimpse::Prediction& pred, const glimpse::Feedback& feedback) override {
+    const auto* answer = std::get_if<glimpse::CorrectnessFeedback>(&feedback);
+    if (answer && answer->correct)
+      base_->learn(x, pred, glimpse::LabelFeedback{pred.proposed});
+    else
+      base_->learn(x, pred, glimpse::NoFeedback{});
+  }
+
+ private:
+  enum class Rule { epsilon_greedy, softmax, inverse_gap };
+  Rule rule_;
+  double epsilon_, temperature_, gamma_;
+  std::unique_ptr<glimpse::Learner> base_;
+  glimpse::algorithms::EpsilonGreedy greedy_;
+  glimpse::algorithms::InverseGapWeighting inverse_gap_;
+  std::vector<double> probabilities_, costs_;
+  glimpse::Rng rng_;
+};
+
+}  // namespace
+
+GLIMPSE_PLUGIN(Explorer)
