@@ -40,19 +40,26 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
-# glimpse's learners and grids. Bandit learners see correctness only; "full" ones the label.
-GLIMPSE_BANDIT = {
-    "cspa": {"beta": [0.1, 0.2, 0.3, 0.5, 0.7, 0.9]},
-    "banditron": {"gamma": [0.01, 0.02, 0.05, 0.1, 0.2, 0.4]},
-    "bpa": {"gamma": [0.01, 0.02, 0.05, 0.1, 0.2, 0.4]},
-    "confidit": {"eta": [0.0001, 0.001, 0.01, 0.1, 1, 10, 100, 1000, 10000, 100000]},
-    "squarecb": {"gamma_scale": [10, 100, 500, 1000], "eta": [0.1, 0.5]},
-    "soba": {"gamma": [0.01, 0.05, 0.1, 0.2], "a": [0.1, 1]},
-    "newtron": {"gamma": [0.01, 0.1], "alpha": [1, 10, 100], "beta": [0.001, 0.01]},
-    "gaptron": {"gamma": [0.01, 0.05, 0.2], "eta": [0.1, 1, 10]},
-    "gappletron": {"gamma": [0.01, 0.05, 0.2], "B": [1, 10, 100]},
+# glimpse's learners: label -> protocol entry (name, params, grid). Bandit learners see correctness only; the
+# FULL ones the label.
+GLIMPSE_LEARNERS = {
+    "cspa": {"name": "cspa", "grid": {"beta": [0.1, 0.2, 0.3, 0.5, 0.7, 0.9]}},
+    "banditron": {"name": "banditron", "grid": {"gamma": [0.01, 0.02, 0.05, 0.1, 0.2, 0.4]}},
+    "bpa": {"name": "bpa", "grid": {"gamma": [0.01, 0.02, 0.05, 0.1, 0.2, 0.4]}},
+    "confidit": {"name": "confidit", "grid": {"eta": [0.0001, 0.001, 0.01, 0.1, 1, 10, 100, 1000, 10000, 100000]}},
+    "squarecb": {"name": "squarecb", "grid": {"gamma_scale": [10, 100, 500, 1000], "eta": [0.1, 0.5]}},
+    "soba": {"name": "soba", "grid": {"gamma": [0.01, 0.05, 0.1, 0.2], "a": [0.1, 1]}},
+    "newtron": {"name": "newtron", "grid": {"gamma": [0.01, 0.1], "alpha": [1, 10, 100], "beta": [0.001, 0.01]}},
+    "gaptron": {"name": "gaptron", "grid": {"gamma": [0.01, 0.05, 0.2], "eta": [0.1, 1, 10]}},
+    "gappletron": {"name": "gappletron", "grid": {"gamma": [0.01, 0.05, 0.2], "B": [1, 10, 100]}},
+    "explorer: epsilon-greedy around arow": {"name": "explorer", "params": {"base": "arow", "rule": "epsilon_greedy"},
+                                             "grid": {"epsilon": [0.01, 0.02, 0.05, 0.1], "base.r": [0.1, 1]}},
+    "explorer: inverse gap around arow": {"name": "explorer", "params": {"base": "arow", "rule": "inverse_gap"},
+                                          "grid": {"gamma": [10, 100, 1000], "base.r": [0.1, 1]}},
+    "perceptron (full labels)": {"name": "perceptron", "full": True},
+    "spa (full labels)": {"name": "spa", "full": True},
+    "arow (full labels)": {"name": "arow", "full": True, "grid": {"r": [0.01, 0.1, 1, 10]}},
 }
-GLIMPSE_FULL = {"perceptron": {}, "spa": {}}
 # glimpse learners that implement what a VW setting does, for the speed ratio the issues ask for.
 SAME_METHOD = {"banditron": "epsilon-greedy", "squarecb": "squarecb"}
 
@@ -152,14 +159,16 @@ class Comparison:
         return accuracies
 
     # --- glimpse ------------------------------------------------------------------------------------------------
-    def protocol(self, name, k, learners, orders, label):
+    def protocol(self, name, learners, orders, label):
+        """A sweep of `learners` (label -> entry) over the given orders' dataset files, in file order."""
         entries = []
-        for learner, grid in learners.items():
-            entry = {"name": learner}
-            if learner in GLIMPSE_FULL:
+        for learner_label, learner in learners.items():
+            entry = {"name": learner["name"], "as": learner_label}
+            for key in ("params", "grid"):
+                if learner.get(key):
+                    entry[key] = learner[key]
+            if learner.get("full"):
                 entry["oracle"] = {"name": "full"}
-            if grid:
-                entry["grid"] = grid
             entries.append(entry)
         return {
             "name": f"compare_vw_{name}_{label}",
@@ -173,32 +182,32 @@ class Comparison:
         }
 
     def glimpse_accuracies(self, name, k):
-        """{(learner, params json): {seed: accuracy}}, from one sweep over every order."""
+        """{(label, params json): {seed: accuracy}} and failed runs per label, from one sweep over every order."""
         path = os.path.join(self.work, f"{name}_sweep.json")
         with open(path, "w") as f:
-            json.dump(self.protocol(name, k, {**GLIMPSE_BANDIT, **GLIMPSE_FULL}, self.orders, "sweep"), f, indent=1)
+            json.dump(self.protocol(name, GLIMPSE_LEARNERS, self.orders, "sweep"), f, indent=1)
         out = os.path.join(self.work, f"{name}_sweep.h5")
         result = subprocess.run([self.glimpse, "run", path, "-o", out, "--quiet", "--force", "-j", str(self.args.jobs)],
                                 capture_output=True, text=True, env=self.env)
         if not os.path.exists(out):
             raise SystemExit(f"compare_vw: glimpse run {path} failed:\n{result.stderr}")
-        accuracies = {}
+        accuracies, failed = {}, {}
         with h5py.File(out, "r") as f:
             for row in f["summary"][()]:
+                label = row["label"].decode()
                 if row["status"].decode() != "complete":
+                    failed[label] = failed.get(label, 0) + 1
                     continue
                 seed = int(row["dataset"].decode().rsplit("_o", 1)[1])
-                params = json.loads(row["params"].decode())
-                params.pop("precision", None)
-                key = (row["learner"].decode(), json.dumps(params, sort_keys=True))
+                params = {k: v for k, v in json.loads(row["params"].decode()).items() if not k.endswith("precision")}
+                key = (label, json.dumps(params, sort_keys=True))
                 accuracies.setdefault(key, {})[seed] = float(row["online_accuracy"])
-        failed = result.returncode != 0
-        return accuracies, failed, result.stderr
+        return accuracies, failed
 
-    def glimpse_timing_protocol(self, name, k, learner, params):
-        path = os.path.join(self.work, f"{name}_time_{learner}.json")
-        protocol = self.protocol(name, k, {learner: {}}, [1], "time")
-        protocol["learners"][0]["params"] = params
+    def glimpse_timing_protocol(self, name, label, params):
+        path = os.path.join(self.work, f"{name}_time_{len(os.listdir(self.work))}.json")
+        learner = dict(GLIMPSE_LEARNERS[label], params=params, grid=None)
+        protocol = self.protocol(name, {label: learner}, [1], "time")
         with open(path, "w") as f:
             json.dump(protocol, f)
         return [self.glimpse, "run", path, "-o", os.path.join(self.work, "timing.h5"), "--quiet", "--force", "-j", "1"]
@@ -220,8 +229,7 @@ class Comparison:
         n, d, k = self.write_orders(name)
         started = time.perf_counter()
         result = {"name": name, "n": n, "d": d, "K": k}
-        glimpse_acc, failed, stderr = self.glimpse_accuracies(name, k)
-        result["glimpse_failed_runs"] = sum(1 for line in stderr.splitlines() if line.startswith("run ")) if failed else 0
+        glimpse_acc, result["glimpse_failed_runs"] = self.glimpse_accuracies(name, k)
         result["glimpse"] = self.choose(glimpse_acc, lambda key: key[0])
         if self.vw:
             result["vw"] = self.choose(self.vw_accuracies(name, k), lambda key: key[0])
@@ -232,9 +240,9 @@ class Comparison:
     def timing(self, name, n, k, result):
         """Whole-process seconds at each chosen grid point on order 1, REPEATS interleaved runs, medians."""
         commands = {}
-        for learner, chosen in result["glimpse"].items():
-            commands[("glimpse", learner)] = (self.glimpse_timing_protocol(name, k, learner, json.loads(chosen["key"][1])),
-                                              self.env)
+        for label, chosen in result["glimpse"].items():
+            commands[("glimpse", label)] = (self.glimpse_timing_protocol(name, label, json.loads(chosen["key"][1])),
+                                            self.env)
         for family, chosen in result["vw"].items():
             options = dict(vw_settings(k)[family])[chosen["key"][1]]
             commands[("vw", family)] = (self.vw_command(name, 1, options), None)
@@ -276,10 +284,9 @@ def write_page(path, results, args, command, versions, seconds):
     for r in results:
         lines += [f"## {r['name']} (n = {r['n']}, d = {r['d']}, K = {r['K']})", ""]
         rows = []
-        for learner, chosen in r["glimpse"].items():
-            full = learner in GLIMPSE_FULL
-            rows.append(("glimpse", learner + (" (full labels)" if full else ""), describe_params(chosen["key"][1]),
-                         chosen["reported"], full, f"glimpse|{learner}"))
+        for label, chosen in r["glimpse"].items():
+            rows.append(("glimpse", label, describe_params(chosen["key"][1]), chosen["reported"],
+                         GLIMPSE_LEARNERS[label].get("full", False), f"glimpse|{label}"))
         for family, chosen in r.get("vw", {}).items():
             rows.append(("VW", family, chosen["key"][1], chosen["reported"], "full" in family, f"vw|{family}"))
         lines += ["| tool | learner | chosen setting | accuracy % | whole process s (order 1) | rounds/s |",
@@ -290,7 +297,8 @@ def write_page(path, results, args, command, versions, seconds):
             rate = "-" if t is None else f"{r['n'] / t:,.0f}"
             lines.append(f"| {tool} | {learner} | {setting} | {percent(reported)} | {whole} | {rate} |")
         lines.append("")
-        best_g = max((v for l, v in r["glimpse"].items() if l not in GLIMPSE_FULL), key=lambda v: v["selection"])
+        best_g = max((v for l, v in r["glimpse"].items() if not GLIMPSE_LEARNERS[l].get("full")),
+                     key=lambda v: v["selection"])
         best_g_name = next(l for l, v in r["glimpse"].items() if v is best_g)
         summary = (f"Best glimpse bandit learner (chosen on the selection orders): **{best_g_name}**, "
                    f"{percent(best_g['reported'])}.")
@@ -309,8 +317,9 @@ def write_page(path, results, args, command, versions, seconds):
             if ratios:
                 summary += " Whole-process speed, glimpse over VW, same method: " + "; ".join(ratios) + "."
         if r["glimpse_failed_runs"]:
-            summary += (f" {r['glimpse_failed_runs']} glimpse runs failed (diverged) and their grid points were left "
-                        f"out of the selection.")
+            counts = ", ".join(f"{label} {count}" for label, count in sorted(r["glimpse_failed_runs"].items()))
+            summary += (f" glimpse runs that failed (their grid points left out of the selection; `glimpse summary` "
+                        f"on the sweep says why): {counts}.")
         lines += [summary, ""]
     lines += ["## How to rerun", "", "```sh", "build/bin/glimpse datasets install " +
               " ".join(r["name"] for r in results), command, "```", ""]

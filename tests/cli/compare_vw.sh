@@ -26,7 +26,8 @@ options=(--orders 2 --selection-orders 1 --repeats 1)
 PATH=/usr/bin:/bin VW= "$SOURCE_DIR/benchmarks/compare_vw.sh" "${options[@]}" --page "$work/without.md" tiny \
   > /dev/null 2> "$work/without.err"
 grep -q "skipping VW" "$work/without.err" || fail "no skip message: $(cat "$work/without.err")"
-for learner in cspa banditron bpa confidit squarecb soba newtron gaptron gappletron "perceptron \\(full labels\\)" \
+for learner in cspa banditron bpa confidit squarecb soba newtron gaptron gappletron "explorer: epsilon-greedy around arow" \
+  "explorer: inverse gap around arow" "perceptron \\(full labels\\)" "arow \\(full labels\\)" \
   "spa \\(full labels\\)"; do
   grep -qE "^\| glimpse \| $learner \| [^|]+ \| [0-9.]+ \([0-9.]+\) \| - \| - \|$" "$work/without.md" ||
     fail "no glimpse $learner row: $(cat "$work/without.md")"
