@@ -32,6 +32,22 @@ Dataset Dataset::dense(std::int64_t n, std::int32_t d, std::vector<Feature> valu
   return data;
 }
 
+Dataset Dataset::dense_view(std::int64_t n, std::int32_t d, std::shared_ptr<const void> owner, const Feature* values,
+                            std::vector<std::int32_t> labels, std::int32_t num_classes) {
+  if (static_cast<std::int64_t>(labels.size()) != n)
+    throw Error("dense dataset: " + std::to_string(n) + " rows need " + std::to_string(n) + " labels, got " +
+                std::to_string(labels.size()));
+  Dataset data;
+  data.dim_ = d;
+  data.num_classes_ = num_classes;
+  data.owner_ = std::move(owner);
+  data.viewed_ = values;
+  data.viewed_count_ = n * d;
+  data.labels_ = std::move(labels);
+  data.class_names = default_class_names(num_classes);
+  return data;
+}
+
 Dataset Dataset::sparse(std::int32_t d, std::vector<std::int64_t> row_offsets, std::vector<std::int32_t> indices,
                         std::vector<Feature> values, std::vector<std::int32_t> labels, std::int32_t num_classes) {
   if (row_offsets.size() != labels.size() + 1 || indices.size() != values.size() ||

@@ -2,10 +2,17 @@
 // as root attributes.
 #include "dataset_cache.hpp"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <memory>
+#include <optional>
 
 #include "glimpse/error.hpp"
 #include "hdf5.hpp"
@@ -124,6 +131,39 @@ void save_cached_dataset(const Dataset& data, const std::string& name, const Dat
   fs::rename(temporary, file);
 }
 
+namespace {
+// A contiguous float32 matrix mapped read-only from its file: loading then copies nothing (the page cache's pages
+// become the rows) and no zero-filled buffer is touched first. Installing writes a new file and renames it over the
+// old one, so a mapping stays valid while a run uses it.
+struct MappedMatrix {
+  std::shared_ptr<const void> owner;
+  const Feature* values = nullptr;
+  std::int64_t rows = 0, columns = 0;
+};
+
+std::optional<MappedMatrix> map_matrix(const fs::path& file, const h5::Handle& f, const std::string& name) {
+  const auto where = h5::contiguous_float_matrix(f, name);
+  // Only aligned rows: an older cache file may place X at any byte, and a misaligned float is read, not mapped.
+  if (!where || where->rows == 0 || where->columns == 0 || where->offset % alignof(Feature) != 0) return std::nullopt;
+  const std::uint64_t bytes = static_cast<std::uint64_t>(where->rows) * where->columns * sizeof(Feature);
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  struct stat info {};
+  const long page = ::sysconf(_SC_PAGESIZE);
+  const std::uint64_t start = where->offset / page * page;
+  void* base = MAP_FAILED;
+  if (::fstat(fd, &info) == 0 && where->offset + bytes <= static_cast<std::uint64_t>(info.st_size))
+    base = ::mmap(nullptr, where->offset + bytes - start, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd,
+                  static_cast<off_t>(start));
+  ::close(fd);
+  if (base == MAP_FAILED) return std::nullopt;
+  const std::size_t length = where->offset + bytes - start;
+  std::shared_ptr<const void> owner(base, [length](const void* p) { ::munmap(const_cast<void*>(p), length); });
+  const auto* values = reinterpret_cast<const Feature*>(static_cast<const char*>(base) + (where->offset - start));
+  return MappedMatrix{std::move(owner), values, where->rows, where->columns};
+}
+}  // namespace
+
 Dataset load_cached_dataset(const std::string& name, const std::string& where) {
   const fs::path file = cached_dataset_file(name);
   if (!fs::exists(file))
@@ -150,12 +190,21 @@ Dataset load_cached_dataset(const std::string& name, const std::string& where) {
   }
   Dataset data;
   if (h5::read_string_attribute(f, "layout") == "dense") {
-    std::int64_t rows = 0, columns = 0;
-    auto values = h5::read_matrix(f, "X", rows, columns);
-    if (columns != d)
-      throw Error(file.string(), "X has " + std::to_string(columns) + " columns, d = " + std::to_string(d) + reinstall);
-    data = Dataset::dense(rows, static_cast<std::int32_t>(d), std::move(values), std::move(y),
-                          static_cast<std::int32_t>(k));
+    if (auto mapped = map_matrix(file, f, "X")) {
+      if (mapped->columns != d || mapped->rows != static_cast<std::int64_t>(y.size()))
+        throw Error(file.string(), "X is " + std::to_string(mapped->rows) + " x " + std::to_string(mapped->columns) +
+                                       " for " + std::to_string(y.size()) + " labels and d = " + std::to_string(d) +
+                                       reinstall);
+      data = Dataset::dense_view(mapped->rows, static_cast<std::int32_t>(d), mapped->owner, mapped->values,
+                                 std::move(y), static_cast<std::int32_t>(k));
+    } else {
+      std::int64_t rows = 0, columns = 0;
+      auto values = h5::read_matrix(f, "X", rows, columns);
+      if (columns != d)
+        throw Error(file.string(), "X has " + std::to_string(columns) + " columns, d = " + std::to_string(d) + reinstall);
+      data = Dataset::dense(rows, static_cast<std::int32_t>(d), std::move(values), std::move(y),
+                            static_cast<std::int32_t>(k));
+    }
   } else {
     try {
       data = Dataset::sparse(static_cast<std::int32_t>(d), h5::read_vector<std::int64_t>(f, "indptr"),

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <span>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,13 @@ std::vector<double> read_double_matrix(const Handle& parent, const std::string& 
                                        std::int64_t& columns);
 std::vector<float> read_matrix(const Handle& parent, const std::string& name, std::int64_t& rows,
                                std::int64_t& columns);
+// Where a 2-D little-endian float32 matrix lies in its file when it is stored contiguous and unfiltered (so it can
+// be memory-mapped instead of read): byte offset and shape; nullopt for any other layout.
+struct ContiguousMatrix {
+  std::uint64_t offset = 0;
+  std::int64_t rows = 0, columns = 0;
+};
+std::optional<ContiguousMatrix> contiguous_float_matrix(const Handle& parent, const std::string& name);
 // A scalar variable-length UTF-8 string dataset (for large text such as the protocol).
 void write_text(const Handle& parent, const std::string& name, const std::string& text);
 std::string read_text(const Handle& parent, const std::string& name);

@@ -20,6 +20,28 @@ class DatasetCache : public ::testing::Test {
   void TearDown() override { ::unsetenv("GLIMPSE_DATA"); }
 };
 
+TEST_F(DatasetCache, LargeDenseRowsAreMappedFromTheFileAndCopiedBeforeAnyChange) {
+  const std::int64_t n = 300;
+  const std::int32_t d = 1000;  // 1.2 MB of rows: stored 4 KiB-aligned, so loading maps them
+  std::vector<Feature> values(static_cast<std::size_t>(n * d));
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<Feature>(i % 977) * 0.25f - 3;
+  std::vector<std::int32_t> labels(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) labels[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(i % 4);
+  const Dataset original = Dataset::dense(n, d, values, labels, 4);
+  save_cached_dataset(original, "wide", {});
+  const Dataset loaded = load_cached_dataset("wide", "here");
+  EXPECT_TRUE(loaded.borrows_values());
+  EXPECT_EQ(dataset_checksum(loaded), dataset_checksum(original));
+  EXPECT_EQ(loaded.row(n - 1).values[d - 1], values.back());
+  Dataset changed = loaded;  // a transform's copy: its first write copies the rows, the loaded dataset keeps them
+  changed.mutable_values()[0] = 42;
+  EXPECT_FALSE(changed.borrows_values());
+  EXPECT_TRUE(loaded.borrows_values());
+  EXPECT_EQ(loaded.row(0).values[0], values[0]);
+  EXPECT_EQ(changed.row(0).values[0], 42.0f);
+  EXPECT_EQ(changed.row(n - 1).values[d - 1], values.back());
+}
+
 TEST_F(DatasetCache, DenseAndSparseDatasetsRoundTripWithTheirChecksum) {
   Dataset dense = Dataset::dense(3, 2, {1, 2, 3, 4, 5, 6}, {0, 2, 1}, 3);
   dense.class_names = {"a", "b", "c"};

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -19,6 +20,10 @@ class Dataset {
   // values: n*d row-major. labels: 0-based class indices, n of them.
   static Dataset dense(std::int64_t n, std::int32_t d, std::vector<Feature> values, std::vector<std::int32_t> labels,
                        std::int32_t num_classes);
+  // Dense rows that live in memory the dataset does not own (e.g. a memory-mapped file), kept alive by `owner`:
+  // loading copies nothing. The first mutable_values() call copies them into the dataset's own storage.
+  static Dataset dense_view(std::int64_t n, std::int32_t d, std::shared_ptr<const void> owner, const Feature* values,
+                            std::vector<std::int32_t> labels, std::int32_t num_classes);
   // CSR: row i holds indices[offsets[i]..offsets[i+1]) (sorted, 0-based, < d) and the same range of values.
   static Dataset sparse(std::int32_t d, std::vector<std::int64_t> row_offsets, std::vector<std::int32_t> indices,
                         std::vector<Feature> values, std::vector<std::int32_t> labels, std::int32_t num_classes);
@@ -28,19 +33,32 @@ class Dataset {
   std::int32_t num_classes() const noexcept { return num_classes_; }
   bool is_dense() const noexcept { return row_offsets_.empty(); }
   ProblemShape shape() const noexcept { return {size(), dim(), num_classes(), !is_dense()}; }
-  std::int64_t stored_values() const noexcept { return static_cast<std::int64_t>(values_.size()); }
+  std::int64_t stored_values() const noexcept {
+    return owner_ ? viewed_count_ : static_cast<std::int64_t>(values_.size());
+  }
 
   Instance row(std::int64_t i) const noexcept {
-    if (is_dense()) return {values_.data() + i * dim_, nullptr, dim_, dim_, false};
+    const Feature* values = feature_data();
+    if (is_dense()) return {values + i * dim_, nullptr, dim_, dim_, false};
     const auto begin = row_offsets_[i];
-    return {values_.data() + begin, indices_.data() + begin, static_cast<std::int32_t>(row_offsets_[i + 1] - begin),
-            dim_, true};
+    return {values + begin, indices_.data() + begin, static_cast<std::int32_t>(row_offsets_[i + 1] - begin), dim_,
+            true};
   }
   std::int32_t label(std::int64_t i) const noexcept { return labels_[i]; }
   std::span<const std::int32_t> labels() const noexcept { return labels_; }
 
+  // Whether the values live in memory the dataset does not own (dense_view), until mutable_values() copies them.
+  bool borrows_values() const noexcept { return owner_ != nullptr; }
+
   // For transforms, which rewrite values (or labels) in place before the dataset is shared.
-  std::span<Feature> mutable_values() noexcept { return values_; }
+  std::span<Feature> mutable_values() {
+    if (owner_) {  // rows viewed in memory the dataset does not own: copy them before they change
+      values_.assign(viewed_, viewed_ + viewed_count_);
+      owner_.reset();
+      viewed_ = nullptr;
+    }
+    return values_;
+  }
   std::span<std::int32_t> mutable_labels() noexcept { return labels_; }
   std::span<const std::int64_t> row_offsets() const noexcept { return row_offsets_; }
   std::span<const std::int32_t> column_indices() const noexcept { return indices_; }
@@ -71,7 +89,12 @@ class Dataset {
  private:
   std::int32_t dim_ = 0;
   std::int32_t num_classes_ = 0;
+  const Feature* feature_data() const noexcept { return owner_ ? viewed_ : values_.data(); }
+
   std::vector<Feature> values_;
+  std::shared_ptr<const void> owner_;  // set: the values are viewed_[0, viewed_count_), kept alive by owner_
+  const Feature* viewed_ = nullptr;
+  std::int64_t viewed_count_ = 0;
   std::vector<std::int32_t> labels_;
   std::vector<std::int64_t> row_offsets_;  // empty: dense
   std::vector<std::int32_t> indices_;
