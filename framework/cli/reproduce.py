@@ -166,6 +166,69 @@ def paper_inputs(paper_dir, paper, glimpse, quick):
     return inputs
 
 
+def generator_args(generator, quick):
+    """A generator page's datasets and options, full or --quick."""
+    part = generator.get("quick", {}) if quick else generator
+    return part.get("args", []) + part.get("datasets", generator.get("datasets", []))
+
+
+def generator_inputs(root, paper_dir, paper, glimpse, quick):
+    """Fingerprint of a page another program writes: paper.json, that program's files and arguments, and the
+    arithmetic revisions of the plugins it runs (it lists them with --plugins)."""
+    generator = paper["generator"]
+    text = json.dumps(generator_args(generator, quick))
+    for name in [generator["command"]] + generator.get("inputs", []):
+        text += (root / name).read_text()
+    out = subprocess.run([str(root / generator["command"]), "--plugins"], capture_output=True, text=True,
+                         env=dict(os.environ, GLIMPSE=glimpse.executable))
+    if out.returncode != 0:
+        fail(f"{generator['command']} --plugins failed: {out.stderr.strip()}")
+    revisions = {}
+    for name in sorted(json.loads(out.stdout)):
+        plugin = glimpse.plugins().get(name)
+        revisions[name] = plugin["revision"] if plugin else None
+    return {"paper.json": sha((paper_dir / "paper.json").read_text()),
+            generator["command"]: {"protocol": sha(text), "revisions": revisions}}
+
+
+def page_inputs(root, paper_dir, paper, glimpse, quick):
+    if "generator" in paper:
+        return generator_inputs(root, paper_dir, paper, glimpse, quick)
+    return paper_inputs(paper_dir, paper, glimpse, quick)
+
+
+def run_generator(root, paper_id, paper, glimpse, args):
+    """Runs the program that writes this page (installing the datasets it names), then stamps the fingerprint."""
+    generator = paper["generator"]
+    datasets = (generator.get("quick", {}) if args.quick else generator).get("datasets", generator.get("datasets", []))
+    missing = sorted(n for n in datasets if n not in glimpse.installed_datasets())
+    if missing:
+        print("installing datasets: " + " ".join(missing), file=sys.stderr)
+        if subprocess.run([glimpse.executable, "datasets", "install"] + missing).returncode != 0:
+            fail("installing the datasets failed: " + " ".join(missing))
+    if args.out:
+        out_file = Path(args.out)
+    elif args.quick:
+        out_file = runs_folder(root, paper_id, args) / (paper_id + ".md")
+    else:
+        out_file = page_path(root, paper_id)
+    out_file.parent.mkdir(parents=True, exist_ok=True)
+    invoked = f"glimpse reproduce {paper_id}" + (" --quick" if args.quick else "")
+    command = [str(root / generator["command"])] + generator_args(generator, args.quick) + [
+        "--page", str(out_file), "--invoked-as", invoked]
+    print("$ " + " ".join(command), file=sys.stderr)
+    status = subprocess.run(command, cwd=root, stdout=subprocess.DEVNULL,
+                            env=dict(os.environ, GLIMPSE=glimpse.executable)).returncode
+    if status != 0:
+        fail(f"{generator['command']} failed (exit {status})")
+    fingerprint = {"paper": paper_id, "quick": args.quick,
+                   "inputs": generator_inputs(root, root / "protocols" / paper_id, paper, glimpse, args.quick)}
+    with open(out_file, "a") as f:
+        f.write(MARKER + json.dumps(fingerprint, sort_keys=True) + " -->\n")
+    print(f"wrote {out_file}", file=sys.stderr)
+    return 0
+
+
 def page_path(root, paper_id):
     return root / "docs" / "results" / (paper_id + ".md")
 
@@ -206,7 +269,7 @@ def list_papers(root, glimpse, strict):
         if recorded is None:
             state = "hand-written (never generated)" if page.exists() else "never generated"
         else:
-            changed = differences(recorded["inputs"], paper_inputs(path.parent, paper, glimpse, False))
+            changed = differences(recorded["inputs"], page_inputs(root, path.parent, paper, glimpse, False))
             state = "up to date" if not changed else "stale: " + ", ".join(changed)
             stale += bool(changed)
         rows.append((paper_id, state, paper.get("title", "")))
@@ -1096,6 +1159,11 @@ def main():
     if args.paper not in found:
         fail(f"unknown paper '{args.paper}'; {root / 'protocols'} has: " + (", ".join(found) or "none"))
     paper = load_json(found[args.paper])
+    if "generator" in paper:
+        if args.page_only or args.shard:
+            fail(f"{args.paper}: its page is written by {paper['generator']['command']}, which has no --page-only "
+                 "or --shard: run 'glimpse reproduce " + args.paper + "'")
+        return run_generator(root, args.paper, paper, glimpse, args)
     if args.quick and "quick" not in paper:
         fail(f"{found[args.paper]}: no \"quick\" entry (report_seeds, selection_seeds, keep_fraction)")
     start = time.monotonic()
