@@ -200,18 +200,9 @@ def page_inputs(root, paper_dir, paper, glimpse, quick):
 def run_generator(root, paper_id, paper, glimpse, args):
     """Runs the program that writes this page (installing the datasets it names), then stamps the fingerprint."""
     generator = paper["generator"]
-    datasets = (generator.get("quick", {}) if args.quick else generator).get("datasets", generator.get("datasets", []))
-    missing = sorted(n for n in datasets if n not in glimpse.installed_datasets())
-    if missing:
-        print("installing datasets: " + " ".join(missing), file=sys.stderr)
-        if subprocess.run([glimpse.executable, "datasets", "install"] + missing).returncode != 0:
-            fail("installing the datasets failed: " + " ".join(missing))
-    if args.out:
-        out_file = Path(args.out)
-    elif args.quick:
-        out_file = runs_folder(root, paper_id, args) / (paper_id + ".md")
-    else:
-        out_file = page_path(root, paper_id)
+    install_missing(glimpse, (generator.get("quick", {}) if args.quick else generator).get(
+        "datasets", generator.get("datasets", [])))
+    out_file = output_page(root, paper_id, args)
     out_file.parent.mkdir(parents=True, exist_ok=True)
     invoked = f"glimpse reproduce {paper_id}" + (" --quick" if args.quick else "")
     command = [str(root / generator["command"])] + generator_args(generator, args.quick) + [
@@ -227,6 +218,25 @@ def run_generator(root, paper_id, paper, glimpse, args):
         f.write(MARKER + json.dumps(fingerprint, sort_keys=True) + " -->\n")
     print(f"wrote {out_file}", file=sys.stderr)
     return 0
+
+
+def install_missing(glimpse, names):
+    """Installs the named datasets that are not installed yet."""
+    have = glimpse.installed_datasets()
+    missing = sorted(n for n in names if n not in have)
+    if missing:
+        print("installing datasets: " + " ".join(missing), file=sys.stderr)
+        if subprocess.run([glimpse.executable, "datasets", "install"] + missing).returncode != 0:
+            fail("installing the datasets failed: " + " ".join(missing))
+
+
+def output_page(root, paper_id, args):
+    """Where this invocation writes the page: --out, the --quick runs folder, or docs/results."""
+    if args.out:
+        return Path(args.out)
+    if args.quick:
+        return runs_folder(root, paper_id, args) / (paper_id + ".md")
+    return page_path(root, paper_id)
 
 
 def page_path(root, paper_id):
@@ -307,12 +317,7 @@ def run_protocols(root, paper_id, paper, glimpse, args):
             protocol = quick_protocol(protocol, paper["quick"], paper_dir)
         needed |= installed_names(protocol)
         texts[name] = protocol
-    have = glimpse.installed_datasets()
-    missing = sorted(n for n in needed if n not in have)
-    if missing:
-        print("installing datasets: " + " ".join(missing), file=sys.stderr)
-        if subprocess.run([glimpse.executable, "datasets", "install"] + missing).returncode != 0:
-            fail("installing the datasets failed: " + " ".join(missing))
+    install_missing(glimpse, needed)
     for name, protocol in texts.items():
         stem = Path(name).stem
         if args.quick:
@@ -1054,12 +1059,7 @@ def write_page(root, paper_id, paper, run_info, glimpse, args, inputs, total_sec
     paper_dir = root / "protocols" / paper_id
     explanations_file = paper_dir / "explanations.json"
     explanations = load_json(explanations_file) if explanations_file.exists() else {}
-    if args.out:
-        out_file = Path(args.out)
-    elif args.quick:
-        out_file = runs_folder(root, paper_id, args) / (paper_id + ".md")
-    else:
-        out_file = page_path(root, paper_id)
+    out_file = output_page(root, paper_id, args)
     out_dir = out_file.parent
     img_dir = out_dir / "img" / paper_id
     traces = {name: Trace(info["file"]) for name, info in run_info.items()}

@@ -117,14 +117,20 @@ std::string ParamSpec::expectation() const {
   return noun;
 }
 
-void ParamValues::set(std::string name, ParamValue value) {
-  for (auto& [n, v] : entries_)
+namespace {
+// Replaces the value under `name`, or appends it: a plugin's few parameters keep their declaration order.
+template <class Value>
+void set_named(std::vector<std::pair<std::string, Value>>& entries, std::string name, Value value) {
+  for (auto& [n, v] : entries)
     if (n == name) {
       v = std::move(value);
       return;
     }
-  entries_.emplace_back(std::move(name), std::move(value));
+  entries.emplace_back(std::move(name), std::move(value));
 }
+}  // namespace
+
+void ParamValues::set(std::string name, ParamValue value) { set_named(entries_, std::move(name), std::move(value)); }
 
 std::unique_ptr<PluginObject> ParamValues::create(std::string_view name) const {
   for (const auto& [n, factory] : factories_)
@@ -133,12 +139,7 @@ std::unique_ptr<PluginObject> ParamValues::create(std::string_view name) const {
 }
 
 void ParamValues::set_factory(std::string name, Factory factory) {
-  for (auto& [n, f] : factories_)
-    if (n == name) {
-      f = std::move(factory);
-      return;
-    }
-  factories_.emplace_back(std::move(name), std::move(factory));
+  set_named(factories_, std::move(name), std::move(factory));
 }
 
 bool ParamValues::contains(std::string_view name) const noexcept {
