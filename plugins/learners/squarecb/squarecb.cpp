@@ -5,6 +5,7 @@
 // weights (VW's MTR sets the logged probability to 1). The regression step is AdaGrad per coordinate by default,
 // or plain gradient descent.
 #include <cmath>
+#include <limits>
 #include <glimpse/algorithms/exploration.hpp>
 #include <glimpse/glimpse.hpp>
 
@@ -62,15 +63,26 @@ class SquareCb final : public glimpse::Learner {
       costs_.add_to_row(a, static_cast<T>(-eta_) * residual, x);
       return;
     }
+    const T eta = static_cast<T>(eta_);
+    if (!x.sparse) {
+      // The loop below as whole-row array expressions, which vectorise. A zero gradient changes nothing here either:
+      // it adds 0 to its sum, and its step is 0 / sqrt(max(sum, smallest normal)) = 0 (the max only keeps an unused
+      // coordinate's 0 / 0 away), so the weights come out bit for bit the same.
+      using Array = Eigen::Array<T, Eigen::Dynamic, 1>;
+      Eigen::Map<Array> w(costs_.weights().row(a).data(), x.dim), squares(squared_gradients_.row(a).data(), x.dim);
+      const auto g = residual * x.dense().template cast<T>().array();
+      squares += g * g;
+      w -= (eta * g) / squares.max(std::numeric_limits<T>::min()).sqrt();
+      return;
+    }
     auto row = costs_.weights().row(a);
     auto squares = squared_gradients_.row(a);
-    const auto step = [&](std::int32_t j, T value) {
-      const T g = residual * value;
+    x.for_each_stored([&](std::int32_t j, glimpse::Feature v) {
+      const T g = residual * static_cast<T>(v);
       if (g == T{0}) return;
       squares[j] += g * g;
-      row[j] -= static_cast<T>(eta_) * g / std::sqrt(squares[j]);
-    };
-    x.for_each_stored([&](std::int32_t j, glimpse::Feature v) { step(j, static_cast<T>(v)); });
+      row[j] -= eta * g / std::sqrt(squares[j]);
+    });
   }
 
  private:
