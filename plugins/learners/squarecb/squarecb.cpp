@@ -4,6 +4,7 @@
 // proposal is uniform), and a squared-loss step on the proposed class's regressor only, without importance
 // weights (VW's MTR sets the logged probability to 1). The regression step is AdaGrad per coordinate by default,
 // or plain gradient descent.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <glimpse/algorithms/exploration.hpp>
@@ -65,14 +66,17 @@ class SquareCb final : public glimpse::Learner {
     }
     const T eta = static_cast<T>(eta_);
     if (!x.sparse) {
-      // The loop below as whole-row array expressions, which vectorise. A zero gradient changes nothing here either:
-      // it adds 0 to its sum, and its step is 0 / sqrt(max(sum, smallest normal)) = 0 (the max only keeps an unused
-      // coordinate's 0 / 0 away), so the weights come out bit for bit the same.
-      using Array = Eigen::Array<T, Eigen::Dynamic, 1>;
-      Eigen::Map<Array> w(costs_.weights().row(a).data(), x.dim), squares(squared_gradients_.row(a).data(), x.dim);
-      const auto g = residual * x.dense().template cast<T>().array();
-      squares += g * g;
-      w -= (eta * g) / squares.max(std::numeric_limits<T>::min()).sqrt();
+      // The sparse loop below without its branch, so that it vectorises (built with -fno-math-errno, which lets a
+      // sqrt vectorise and changes no result): a zero gradient adds 0 to its sum and steps by
+      // 0 / sqrt(max(sum, smallest normal)) = 0, the max only keeping an unused coordinate's 0 / 0 away. Not
+      // Eigen's array sqrt: its fast-math default is an rsqrt estimate on AVX-512, 1-2 bits off the correct root.
+      T* w = costs_.weights().row(a).data();
+      T* squares = squared_gradients_.row(a).data();
+      for (std::int32_t j = 0; j < x.dim; ++j) {
+        const T g = residual * static_cast<T>(x.values[j]);
+        squares[j] += g * g;
+        w[j] -= eta * g / std::sqrt(std::max(squares[j], std::numeric_limits<T>::min()));
+      }
       return;
     }
     auto row = costs_.weights().row(a);
