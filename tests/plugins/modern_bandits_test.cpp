@@ -201,6 +201,37 @@ TEST(Newtron, GradientEstimateIsUnbiased) {
   for (int i = 0; i < k; ++i) EXPECT_NEAR(expected[static_cast<std::size_t>(i)], -(1.0 / k - (i == y ? 1 : 0)), 1e-9);
 }
 
+TEST(Newtron, BallProjectionKeepsTheWeightsWithinDWhereTheUnprojectedOnesDiverge) {
+  // beta = 1 makes the unprojected step unstable (docs/bandit-learners.md); with the ball, ||W||_F <= D always,
+  // read off the scores of the unit probes (d = 2).
+  const int k = 3;
+  for (const std::string projection : {"none", "ball"}) {
+    SCOPED_TRACE(projection);
+    auto learner = make<Learner>("newtron", {{"beta", "1"}, {"D", "0.5"}, {"projection", projection},
+                                             {"precision", "double"}});
+    learner->reset({10, 2, k}, 3);
+    Rng rng(5);
+    Prediction pred = prediction_for(k);
+    double largest = 0;
+    for (int t = 0; t < 3000; ++t) {
+      const DenseRow x({static_cast<Feature>(rng.normal()), static_cast<Feature>(rng.normal())});
+      learner->predict(x.view(), pred);
+      const int y = x.values[0] > 0 ? 0 : (x.values[1] > 0 ? 1 : 2);
+      learner->learn(x.view(), pred, CorrectnessFeedback{pred.proposed == y});
+      const auto w = columns_of(*learner, k);
+      double squared = 0;
+      for (const auto& column : w)
+        for (double v : column) squared += v * v;
+      largest = std::max(largest, std::sqrt(squared));
+      if (!std::isfinite(largest)) break;
+    }
+    if (projection == "ball")
+      EXPECT_LE(largest, 0.5 * (1 + 1e-9));
+    else
+      EXPECT_GT(largest, 0.5);  // the same stream leaves the ball without the projection
+  }
+}
+
 TEST(SurrogateGap, HingeGapKeepsTheExpectedMistakeBelowTheHingeLoss) {
   for (const auto seed : property_seeds(200)) {
     Rng rng(seed);

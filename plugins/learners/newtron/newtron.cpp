@@ -3,9 +3,10 @@
 // replication): proposals drawn from p' = (1 - gamma) softmax(alpha W x) + gamma/K; an unbiased estimate delta of
 // the log-loss gradient (its expectation over the proposal is (p - e_y) x^T), and a diagonal Online Newton Step
 // in FTRL form: A += kappa beta delta o delta, b += (1 - kappa beta delta . W) delta, W = -b / A, with A starting
-// at I / D. The estimator's scale is the replication's (the MATLAB code's is 2/K times it); no projection onto
-// ||W|| <= D is made (the MATLAB code rescales to the sphere, the replication does not; the paper's body could not
-// be read here).
+// at I / D. The estimator's scale is the replication's (the MATLAB code's is 2/K times it). `projection ball`
+// keeps ||W||_F <= D by scaling W back to the ball (Euclidean; the paper's projection is presumably in the A-norm,
+// its body could not be read here); by default none is made, as in the replication (the MATLAB code rescales to
+// the sphere), and a large beta can then diverge.
 #include <algorithm>
 #include <cmath>
 #include <glimpse/glimpse.hpp>
@@ -27,11 +28,17 @@ class Newtron final : public glimpse::Learner {
                        glimpse::ParamSpec::real("alpha", "10", "softmax inverse temperature of the log-loss (alpha)").above(0),
                        glimpse::ParamSpec::real("beta", "0.01", "curvature of the quadratic surrogate (beta)").above(0),
                        glimpse::ParamSpec::real("D", "1", "A starts at I / D (D: the comparator's norm bound)").above(0),
+                       glimpse::ParamSpec::choice("projection", "none", {"none", "ball"},
+                                                  "ball: W scaled back to ||W||_F <= D after each update"),
                        glimpse::precision_param()},
             .accepts = {glimpse::FeedbackKind::correctness}};
   }
   explicit Newtron(const glimpse::ParamValues& params)
-      : gamma_(params.real("gamma")), alpha_(params.real("alpha")), beta_(params.real("beta")), radius_(params.real("D")) {}
+      : gamma_(params.real("gamma")),
+        alpha_(params.real("alpha")),
+        beta_(params.real("beta")),
+        radius_(params.real("D")),
+        project_(params.text("projection") == "ball") {}
 
   void reset(const glimpse::ProblemShape& shape, std::uint64_t seed) override {
     model_.reset(shape.K, shape.d, glimpse::WeightLayout::class_major);
@@ -41,10 +48,12 @@ class Newtron final : public glimpse::Learner {
     mixed_.assign(static_cast<std::size_t>(shape.K), 0.0);
     coefficients_.assign(static_cast<std::size_t>(shape.K), 0.0);
     rng_.reseed(seed);
+    squared_norm_ = 0;
+    scale_ = 1;
   }
 
   void predict(const glimpse::Instance& x, glimpse::Prediction& pred) override {
-    model_.predict_greedy(x, pred);
+    scored(x, pred);
     const auto k = static_cast<double>(softmax_.size());
     const double top = pred.scores[static_cast<std::size_t>(pred.predicted)];
     double total = 0;
@@ -55,7 +64,7 @@ class Newtron final : public glimpse::Learner {
     }
     pred.proposed = rng_.sample(mixed_);
   }
-  void evaluate(const glimpse::Instance& x, glimpse::Prediction& pred) override { model_.predict_greedy(x, pred); }
+  void evaluate(const glimpse::Instance& x, glimpse::Prediction& pred) override { scored(x, pred); }
 
   void learn(const glimpse::Instance& x, const glimpse::Prediction& pred, const glimpse::Feedback& feedback) override {
     const auto* answer = std::get_if<glimpse::CorrectnessFeedback>(&feedback);
@@ -87,13 +96,29 @@ class Newtron final : public glimpse::Learner {
         const double delta = c * v;
         a_(i, j) += static_cast<T>(curvature * delta * delta);
         b_(i, j) += static_cast<T>(linear * delta);
+        if (project_) squared_norm_ -= static_cast<double>(w(i, j)) * w(i, j);
         w(i, j) = -b_(i, j) / a_(i, j);
+        if (project_) squared_norm_ += static_cast<double>(w(i, j)) * w(i, j);
       });
+    }
+    if (project_) {
+      const double norm = std::sqrt(std::max(squared_norm_, 0.0));
+      scale_ = norm > radius_ ? radius_ / norm : 1.0;
     }
   }
 
  private:
+  // Scores of the projected W = scale_ * (-b / A): the model keeps the unprojected weights and their squared norm
+  // (updated per coordinate), so the projection costs nothing per round. Scaling keeps the argmax.
+  void scored(const glimpse::Instance& x, glimpse::Prediction& pred) {
+    model_.predict_greedy(x, pred);
+    if (scale_ != 1)
+      for (auto& s : pred.scores) s *= scale_;
+  }
+
   double gamma_, alpha_, beta_, radius_;
+  bool project_;
+  double squared_norm_ = 0, scale_ = 1;
   glimpse::LinearModel<T> model_;
   Matrix a_, b_;
   std::vector<double> softmax_, mixed_, coefficients_;
