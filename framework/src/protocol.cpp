@@ -33,6 +33,15 @@ std::string join(const std::vector<std::string>& items) {
 }
 
 // Walks a protocol tree, carrying "file: path.inside" for every message.
+// "unknown parameter 'etta' of learner 'perceptron'; declared: eta, margin, precision"
+std::string unknown_parameter(const std::string& param, const std::string& kind_name, const std::string& plugin,
+                              const PluginSpec& spec) {
+  std::vector<std::string> names;
+  for (const auto& p : spec.params) names.push_back(p.name);
+  return "unknown parameter '" + param + "' of " + kind_name + " '" + plugin +
+         "'; declared: " + (names.empty() ? std::string("none") : join(names));
+}
+
 class Reader {
  public:
   Reader(std::string file, std::filesystem::path base_dir, const PluginRegistry& registry)
@@ -58,12 +67,30 @@ class Reader {
     return it == node.not_found() ? nullptr : &it->second;
   }
 
+  // A parameter value as written: valid for its declaration, and an existing file for a path parameter.
+  void check_value(const ParamSpec& p, const std::string& text, const std::string& where) const {
+    try {
+      resolve_param(p, text, nullptr);
+    } catch (const Error& e) {
+      throw Error(where, e.what());
+    }
+    if (p.type == ParamType::path && !text.empty()) {
+      const std::filesystem::path file = resolve_path(base_dir_, text);
+      if (!std::filesystem::is_regular_file(file))
+        throw Error(where, "expected an existing file, got '" + text + "' (looked for " + file.string() + ")");
+    }
+  }
+
+  // A "NAME.PARAM" value for the learner a `learner` parameter NAME wraps, kept until that learner is known.
+  struct WrappedValue {
+    std::string owner, name, text, path;
+  };
+
   // The learners a `learner` parameter may name here (its fixed value, each grid value, or its default), each
   // checked: a learner plugin that learns from full labels and wraps none itself, given only parameters it
   // declares, with valid values, and every parameter it requires.
-  template <class Nested>
   void check_wrapped(const PluginUse& use, const ParamSpec& wrapper, const std::string& path,
-                     const std::vector<Nested>& nested) const {
+                     const std::vector<WrappedValue>& wrapped) const {
     std::vector<std::pair<std::string, std::string>> candidates;  // name, where it was given
     for (const auto& p : use.params)
       if (p.name == wrapper.name) candidates.emplace_back(p.text, p.where);
@@ -76,32 +103,22 @@ class Reader {
       if (!base.spec->accepts.contains(FeedbackKind::label))
         throw Error(where, "learner '" + learner + "' does not learn from full labels, which '" + wrapper.name +
                                "' must (it is fed the label of every right proposal)");
+      for (const auto& q : base.spec->params)
+        if (q.type == ParamType::learner) throw Error(where, "a wrapped learner cannot wrap another one");
       std::set<std::string> given;
-      for (const auto& v : nested) {
+      for (const auto& v : wrapped) {
         if (v.owner != wrapper.name) continue;
         const ParamSpec* declared = nullptr;
         for (const auto& q : base.spec->params)
           if (q.name == v.name) declared = &q;
-        if (!declared) {
-          std::vector<std::string> names;
-          for (const auto& q : base.spec->params) names.push_back(q.name);
-          fail(v.path, "unknown parameter '" + v.name + "' of learner '" + learner +
-                           "'; declared: " + (names.empty() ? std::string("none") : join(names)));
-        }
-        if (declared->type == ParamType::learner) fail(v.path, "a wrapped learner cannot wrap another one");
-        try {
-          resolve_param(*declared, v.text, nullptr);
-        } catch (const Error& e) {
-          throw Error(at(v.path), e.what());
-        }
+        if (!declared) fail(v.path, unknown_parameter(v.name, "learner", learner, *base.spec));
+        check_value(*declared, v.text, at(v.path));
         given.insert(v.name);
       }
-      for (const auto& q : base.spec->params) {
-        if (q.type == ParamType::learner) throw Error(where, "a wrapped learner cannot wrap another one");
+      for (const auto& q : base.spec->params)
         if (q.required && !given.count(q.name))
           throw Error(where, "learner '" + learner + "' needs its parameter '" + q.name + "' as " + wrapper.name +
                                  "." + q.name + " (" + q.doc + ")");
-      }
     }
   }
 
@@ -128,83 +145,42 @@ class Reader {
           if (!seen.insert(param).second) fail(param_path, "parameter '" + param + "' is given twice");
           return p;
         }
-      std::vector<std::string> names;
-      for (const auto& p : spec.params) names.push_back(p.name);
-      fail(param_path, "unknown parameter '" + param + "' of " + kind_name + " '" + name +
-                           "'; declared: " + (names.empty() ? std::string("none") : join(names)));
+      fail(param_path, unknown_parameter(param, kind_name, name, spec));
     };
-    const auto check_literal = [&](const ParamSpec& p, const std::string& text, const std::string& where) {
-      try {
-        resolve_param(p, text, nullptr);
-      } catch (const Error& e) {
-        throw Error(where, e.what());
-      }
-      if (p.type == ParamType::path && !text.empty()) {
-        const std::filesystem::path file = resolve_path(base_dir_, text);
-        if (!std::filesystem::is_regular_file(file))
-          throw Error(where, "expected an existing file, got '" + text + "' (looked for " + file.string() + ")");
-      }
-    };
-    // "NAME.PARAM" keys belong to the learner a `learner` parameter NAME wraps: checked once that learner is known.
-    struct NestedValue {
-      std::string owner, name, text, path;
-    };
-    std::vector<NestedValue> nested;
-    const auto wrapped = [&](const std::string& key, const std::string& text, const std::string& where) {
+    // The `learner` parameter a "NAME.PARAM" key belongs to, or none: its values are checked by check_wrapped.
+    const auto owner_of = [&](const std::string& key) -> const ParamSpec* {
       const auto dot = key.find('.');
-      if (dot == std::string::npos) return false;
-      for (const auto& p : spec.params)
-        if (p.type == ParamType::learner && p.name == key.substr(0, dot)) {
-          nested.push_back({p.name, key.substr(dot + 1), text, where});
-          return true;
-        }
-      return false;
+      if (dot != std::string::npos)
+        for (const auto& p : spec.params)
+          if (p.type == ParamType::learner && p.name == key.substr(0, dot)) return &p;
+      return nullptr;
+    };
+    std::vector<WrappedValue> wrapped;
+    // One value as written at `value_path`, for the parameter `key` (declared, or wrapped when `p` is null).
+    const auto take = [&](const std::string& key, const ParamSpec* p, const pt::ptree& v, const std::string& value_path) {
+      const std::string text = value(v, value_path, p ? "a single " + p->type_name() + " value" : "a single value");
+      if (p)
+        check_value(*p, text, at(value_path));
+      else
+        wrapped.push_back({owner_of(key)->name, key.substr(key.find('.') + 1), text, value_path});
+      return RawParam{key, text, at(value_path)};
     };
     if (const pt::ptree* params = child(node, "params")) {
       if (!is_object(*params) && !params->empty()) fail(path + ".params", "expected an object of parameter values");
       for (const auto& [key, v] : *params) {
         const std::string p_path = path + ".params." + key;
-        if (key.find('.') != std::string::npos) {
-          const std::string text = value(v, p_path, "a single value");
-          if (wrapped(key, text, p_path)) {
-            use.params.push_back({key, text, at(p_path)});
-            continue;
-          }
-        }
-        const ParamSpec& p = declared(key, p_path);
-        const std::string text = value(v, p_path, "a single " + p.type_name() + " value");
-        check_literal(p, text, at(p_path));
-        use.params.push_back({key, text, at(p_path)});
+        use.params.push_back(take(key, owner_of(key) ? nullptr : &declared(key, p_path), v, p_path));
       }
     }
     if (const pt::ptree* grid = child(node, "grid")) {
       if (!is_object(*grid)) fail(path + ".grid", "expected an object mapping parameter names to lists of values");
       for (const auto& [key, values] : *grid) {
         const std::string g_path = path + ".grid." + key;
+        const ParamSpec* p = owner_of(key) ? nullptr : &declared(key, g_path);
         if (!is_list(values)) fail(g_path, "expected a non-empty list of values");
-        if (key.find('.') != std::string::npos) {
-          std::vector<RawParam> entries;
-          int i = 0;
-          for (const auto& item : values) {
-            const std::string v_path = g_path + "[" + std::to_string(i++) + "]";
-            const std::string text = value(item.second, v_path, "a single value");
-            if (!wrapped(key, text, v_path)) break;
-            entries.push_back({key, text, at(v_path)});
-          }
-          if (entries.size() == values.size()) {
-            use.grid.emplace_back(key, std::move(entries));
-            continue;
-          }
-        }
-        const ParamSpec& p = declared(key, g_path);
         std::vector<RawParam> entries;
         int i = 0;
-        for (const auto& item : values) {
-          const std::string v_path = g_path + "[" + std::to_string(i++) + "]";
-          const std::string text = value(item.second, v_path, "a single " + p.type_name() + " value");
-          check_literal(p, text, at(v_path));
-          entries.push_back({key, text, at(v_path)});
-        }
+        for (const auto& item : values) entries.push_back(take(key, p, item.second, g_path + "[" + std::to_string(i++) + "]"));
         use.grid.emplace_back(key, std::move(entries));
       }
     }
@@ -214,7 +190,7 @@ class Reader {
              "missing required parameter '" + p.name + "' of " + kind_name + " '" + name + "' (" + p.doc + ")");
     use.registry = &registry_;
     for (const auto& p : spec.params)
-      if (p.type == ParamType::learner) check_wrapped(use, p, path, nested);
+      if (p.type == ParamType::learner) check_wrapped(use, p, path, wrapped);
     if (const pt::ptree* as = child(node, "as")) use.output_name = value(*as, path + ".as", "a name");
     return use;
   }
@@ -280,14 +256,13 @@ ParamValues PluginUse::resolve(std::int64_t point, const ProblemShape* shape) co
     chosen.push_back(&it->second[point % count]);
     point /= count;
   }
-  ParamValues values;
-  values.set_base_dir(base_dir);
-  for (const auto& spec : plugin->spec->params) {
+  // The value of `spec` under the protocol's name `key`: the grid point's, else the fixed one, else the default.
+  const auto value_of = [&](const ParamSpec& spec, const std::string& key) {
     const RawParam* raw = nullptr;
     for (const auto& p : params)
-      if (p.name == spec.name) raw = &p;
+      if (p.name == key) raw = &p;
     for (const auto* p : chosen)
-      if (p->name == spec.name) raw = p;
+      if (p->name == key) raw = p;
     std::optional<ParamValue> value;
     if (raw) {
       try {
@@ -298,10 +273,12 @@ ParamValues PluginUse::resolve(std::int64_t point, const ProblemShape* shape) co
     } else if (!spec.required) {
       value = resolve_default(spec, shape);
     }
-    if (!value)
-      throw Error(where, "parameter '" + spec.name + "' needs the data's shape (K, d, n), which is not known here");
-    values.set(spec.name, std::move(*value));
-  }
+    if (!value) throw Error(where, "parameter '" + key + "' needs the data's shape (K, d, n), which is not known here");
+    return std::move(*value);
+  };
+  ParamValues values;
+  values.set_base_dir(base_dir);
+  for (const auto& spec : plugin->spec->params) values.set(spec.name, value_of(spec, spec.name));
   // Each wrapped learner: its "NAME.PARAM" values resolved against its own declaration (also listed in this
   // plugin's values, so run metadata and stream keys name them), and a factory that creates it.
   for (const auto& spec : plugin->spec->params) {
@@ -311,20 +288,9 @@ ParamValues PluginUse::resolve(std::int64_t point, const ProblemShape* shape) co
     own.set_base_dir(base_dir);
     for (const auto& base_spec : base->spec->params) {
       const std::string key = spec.name + "." + base_spec.name;
-      const RawParam* raw = nullptr;
-      for (const auto& p : params)
-        if (p.name == key) raw = &p;
-      for (const auto* p : chosen)
-        if (p->name == key) raw = p;
-      std::optional<ParamValue> value;
-      try {
-        value = raw ? resolve_param(base_spec, raw->text, shape) : resolve_default(base_spec, shape);
-      } catch (const Error& e) {
-        throw Error(raw ? raw->where : where, e.what());
-      }
-      if (!value) throw Error(where, "parameter '" + key + "' needs the data's shape (K, d, n), which is not known here");
-      own.set(base_spec.name, *value);
-      values.set(key, std::move(*value));
+      ParamValue value = value_of(base_spec, key);
+      own.set(base_spec.name, value);
+      values.set(key, std::move(value));
     }
     values.set_factory(spec.name, [base, own = std::move(own)] { return base->create(own); });
   }
