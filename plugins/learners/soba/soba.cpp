@@ -103,8 +103,7 @@ class Soba final : public glimpse::algorithms::EpsilonGreedyLinearLearner<T> {
     });
     inverse_z_.noalias() = inverse_ * z_;
     const double z_inverse_z = static_cast<double>(z_.dot(inverse_z_));
-    const Eigen::Map<Vector> w(model_.weights().data(), model_.weights().size());
-    const double w_dot_g = static_cast<double>(w.dot(z_)) / std::sqrt(p);
+    const double w_dot_g = static_cast<double>(model_.all_weights().dot(z_)) / std::sqrt(p);
     const double m = margin_term(w_dot_g, p, z_inverse_z);
     if (margin_ + m < 0) return;
     margin_ += m;
@@ -112,10 +111,8 @@ class Soba final : public glimpse::algorithms::EpsilonGreedyLinearLearner<T> {
     inverse_.noalias() -= (inverse_z_ * inverse_z_.transpose()) / static_cast<T>(1 + z_inverse_z);
     Eigen::Map<Vector> theta(theta_.data(), theta_.size());
     theta -= z_ * scale;
-    Eigen::Map<Vector> w_out(model_.weights().data(), model_.weights().size());
-    w_out.noalias() = inverse_ * theta;
+    model_.all_weights().noalias() = inverse_ * theta;
   }
-
 
   double a_;
   bool full_;
