@@ -29,6 +29,7 @@
 #include "report.hpp"
 #include "shard.hpp"
 #include "summary.hpp"
+#include "table_export.hpp"
 #include "text_table.hpp"
 #include "trace_store.hpp"
 
@@ -53,6 +54,8 @@ Usage:
   glimpse report FILE... [--out DIR] the papers' tables (best in bold, t-tests, ranks, Friedman + Holm) as
                                      md, latex or csv; with --out also learning-curve and sensitivity plots
                                      (--table: datasets x learners as in the papers; --all: every grid point)
+  glimpse export FILE [--out DIR]    the summary, the averaged curves or a run's rounds as CSV or JSON
+                                     (--table summary|curves|rounds --run ID, --format csv|json)
   glimpse reproduce PAPER [--quick]  run a paper's protocols and write docs/results/PAPER.md from the runs:
                                      the paper's numbers beside ours, each cell's status, the paper's claims
                                      computed, its figures (--list: the papers and the state of their pages)
@@ -439,6 +442,51 @@ int command_summary(const std::vector<std::string>& args) {
   return 0;
 }
 
+int command_export(const std::vector<std::string>& args) {
+  po::options_description options(
+      "glimpse export FILE: a trace file's tables as CSV or JSON, for tools that do not read HDF5. Without --out,\n"
+      "one table goes to standard output; with --out DIR, the summary and the curves (and the rounds of --run)\n"
+      "are written to DIR/summary.FORMAT, DIR/curves.FORMAT (and DIR/rounds_RUN.FORMAT)\n\nOptions");
+  options.add_options()("help,h", "show this help")("file", po::value<std::string>(), "trace file (.h5)")(
+      "table", po::value<std::string>()->default_value("summary"),
+      "summary (one row per run: identity, status, time, final metrics), curves (learning curves averaged over "
+      "seeds, long form; chosen = 1 marks the selected grid point) or rounds (one row per round of --run)")(
+      "run", po::value<std::string>()->default_value(""), "a run's id (the summary's run column), for rounds")(
+      "format", po::value<std::string>()->default_value("csv"), "csv or json (an array of objects, one per row)")(
+      "out", po::value<std::string>(), "folder to write the tables to, instead of standard output");
+  po::positional_options_description positional;
+  positional.add("file", 1);
+  const auto vm = parse(args, options, positional);
+  if (vm.count("help") || !vm.count("file")) {
+    std::cout << options << '\n';
+    return vm.count("help") ? 0 : 2;
+  }
+  const std::string file_name = vm["file"].as<std::string>();
+  const std::string run = vm["run"].as<std::string>();
+  const std::string format_name = vm["format"].as<std::string>();
+  const auto format = glimpse::parse_export_format(format_name);
+  const glimpse::h5::Handle file = glimpse::open_trace_file(file_name);
+  if (!vm.count("out")) {
+    const auto table = glimpse::read_trace_table(file, file_name, vm["table"].as<std::string>(), run);
+    glimpse::write_table(table, format, std::cout);
+    return 0;
+  }
+  const fs::path folder = vm["out"].as<std::string>();
+  fs::create_directories(folder);
+  std::vector<std::pair<std::string, std::string>> tables{{"summary", "summary"}, {"curves", "curves"}};
+  if (!run.empty()) tables.emplace_back("rounds", "rounds_" + run);
+  for (const auto& [table, name] : tables) {
+    const fs::path path = folder / (name + "." + format_name);
+    std::ofstream out(path);
+    if (!out) throw glimpse::Error(path.string(), std::string("cannot write: ") + std::strerror(errno));
+    glimpse::write_table(glimpse::read_trace_table(file, file_name, table, run), format, out);
+    out.close();
+    if (!out) throw glimpse::Error(path.string(), std::string("cannot write: ") + std::strerror(errno));
+    std::cerr << path.string() << '\n';
+  }
+  return 0;
+}
+
 // Runs a program (no shell) with its standard output sent to our standard error; its exit status, or -1.
 int run_program(const std::vector<std::string>& command) {
   std::vector<char*> argv;
@@ -590,6 +638,7 @@ int main(int argc, char** argv) {
     if (command == "describe") return command_describe(args);
     if (command == "summary") return command_summary(args);
     if (command == "report") return command_report(args);
+    if (command == "export") return command_export(args);
     if (command == "merge") return command_merge(args);
     if (command == "status") return command_status(args);
     if (command == "reproduce") return command_reproduce(args);

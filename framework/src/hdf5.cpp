@@ -448,4 +448,42 @@ TableColumn read_table_column(const Handle& parent, const std::string& table, co
   return result;
 }
 
+namespace {
+// The table column type that holds an HDF5 type class; nullopt for classes no table of ours uses.
+std::optional<TableColumn::Type> column_type(H5T_class_t type_class) {
+  switch (type_class) {
+    case H5T_STRING: return TableColumn::Type::text;
+    case H5T_INTEGER: return TableColumn::Type::integer;
+    case H5T_FLOAT: return TableColumn::Type::real;
+    default: return std::nullopt;
+  }
+}
+}  // namespace
+
+std::vector<TableColumn> read_table(const Handle& parent, const std::string& table) {
+  const Handle dataset(check(H5Dopen2(parent.id(), table.c_str(), H5P_DEFAULT), "opening table '" + table + "'"));
+  const Handle type(check(H5Dget_type(dataset.id()), "reading the type of table '" + table + "'"));
+  if (H5Tget_class(type.id()) != H5T_COMPOUND) throw Error("HDF5: '" + table + "' is not a table");
+  std::vector<TableColumn> columns;
+  const int members = H5Tget_nmembers(type.id());
+  for (int i = 0; i < members; ++i) {
+    char* raw_name = H5Tget_member_name(type.id(), static_cast<unsigned>(i));
+    const std::string name = raw_name ? raw_name : "";
+    H5free_memory(raw_name);
+    const auto kind = column_type(H5Tget_member_class(type.id(), static_cast<unsigned>(i)));
+    if (!kind) throw Error("HDF5: column '" + name + "' of table '" + table + "' is not text or a number");
+    columns.push_back(read_table_column(parent, table, name, *kind));
+  }
+  return columns;
+}
+
+TableColumn read_column(const Handle& parent, const std::string& name) {
+  const Handle dataset(check(H5Dopen2(parent.id(), name.c_str(), H5P_DEFAULT), "opening dataset '" + name + "'"));
+  const Handle type(check(H5Dget_type(dataset.id()), "reading the type of '" + name + "'"));
+  const auto kind = column_type(H5Tget_class(type.id()));
+  if (kind == TableColumn::Type::integer) return {*kind, name, {}, read_vector<std::int64_t>(parent, name), {}};
+  if (kind == TableColumn::Type::real) return {*kind, name, {}, {}, read_vector<double>(parent, name)};
+  throw Error("HDF5: dataset '" + name + "' is not numeric");
+}
+
 }  // namespace glimpse::h5

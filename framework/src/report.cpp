@@ -9,6 +9,7 @@
 #include "glimpse/error.hpp"
 #include "glimpse/random.hpp"
 #include "summary.hpp"
+#include "table_export.hpp"
 
 namespace glimpse {
 
@@ -238,13 +239,6 @@ std::string latex_escape(const std::string& text) {
     out += c;
   }
   return out;
-}
-
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
-  std::string out = "\"";
-  for (const char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
 }
 
 std::string number(double v) {
