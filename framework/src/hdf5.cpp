@@ -1,6 +1,7 @@
 // HDF5 C API wrapper.
 #include "hdf5.hpp"
 
+#include <atomic>
 #include <cstring>
 #include <mutex>
 #include <type_traits>
@@ -10,10 +11,13 @@
 namespace glimpse::h5 {
 namespace {
 
-// Silence HDF5's automatic printing once; errors are reported through exceptions instead.
+// Silence HDF5's automatic printing; errors are reported through exceptions instead. The thread-safe library
+// (Debian's) keeps one error stack, with its printing setting, per thread: so once per thread.
 void quiet() {
-  static std::once_flag once;
-  std::call_once(once, [] { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); });
+  thread_local bool quieted = false;
+  if (quieted) return;
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  quieted = true;
 }
 
 herr_t collect(unsigned, const H5E_error2_t* error, void* out) {
@@ -138,6 +142,31 @@ Handle create_file(const std::filesystem::path& path) {
   check_status(H5Pset_alignment(access.id(), 1 << 20, 4096), "setting the file's alignment");
   return Handle(
       check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.id()), "cannot create '" + path.string() + "'"));
+}
+
+Handle create_memory_file() {
+  quiet();
+  const Handle access(check(H5Pcreate(H5P_FILE_ACCESS), "creating file access properties"));
+  // Grows by 1 MiB at a time; never written to disk (backing_store false): file_image() takes its bytes.
+  check_status(H5Pset_fapl_core(access.id(), 1 << 20, false), "choosing the in-memory file driver");
+  static std::atomic<std::uint64_t> files{0};
+  const std::string name = "glimpse-memory-" + std::to_string(files++);
+  return Handle(check(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.id()), "creating an in-memory file"));
+}
+
+std::vector<char> file_image(const Handle& file) {
+  flush(file);
+  const ssize_t size = H5Fget_file_image(file.id(), nullptr, 0);
+  if (size < 0) fail("measuring a file's image");
+  std::vector<char> image(static_cast<std::size_t>(size));
+  if (H5Fget_file_image(file.id(), image.data(), image.size()) != size) fail("copying a file's image");
+  return image;
+}
+
+void close_file(Handle& file) {
+  const hid_t id = file.id();
+  file.release();
+  check_status(H5Fclose(id), "writing and closing a file");
 }
 
 Handle open_file(const std::filesystem::path& path, bool writable) {

@@ -31,6 +31,7 @@ class Handle {
   ~Handle() { close(); }
 
   hid_t id() const noexcept { return id_; }
+  void release() noexcept { id_ = H5I_INVALID_HID; }  // forget the id without closing it (its owner closes it)
   explicit operator bool() const noexcept { return id_ >= 0; }
   void close() noexcept;  // nothrow: safe in destructors
 
@@ -40,6 +41,13 @@ class Handle {
 
 Handle create_file(const std::filesystem::path& path);  // truncates
 Handle open_file(const std::filesystem::path& path, bool writable);
+// A file held in memory only, and its bytes as a file on disk would hold them. Writing those bytes ourselves
+// turns a full disk into one errno, where HDF5 1.10's own writes fail deep in its caches (and its H5Ocopy has
+// been seen to crash after such a failure).
+Handle create_memory_file();
+std::vector<char> file_image(const Handle& file);
+// Closes a file, throwing when its last data cannot be written (Handle's destructor ignores that).
+void close_file(Handle& file);
 void flush(const Handle& file);
 bool is_hdf5(const std::filesystem::path& path) noexcept;
 

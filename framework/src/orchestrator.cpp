@@ -814,8 +814,18 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
     return result;
   }
 
-  // Whatever happened, every finished run goes into the output file.
-  store->finalize(static_cast<std::int64_t>(sweep.list.runs.size()));
+  // Whatever happened, every finished run goes into the output file. When that fails too (a full disk stops
+  // both), the sweep's own error comes first, the output's beside it.
+  try {
+    store->finalize(static_cast<std::int64_t>(sweep.list.runs.size()));
+  } catch (const std::exception& assembling) {
+    if (!failure) throw;
+    try {
+      std::rethrow_exception(failure);
+    } catch (const std::exception& first) {
+      throw Error(std::string(first.what()) + "; then the output could not be written: " + assembling.what());
+    }
+  }
   if (failure) std::rethrow_exception(failure);
   result.interrupted =
       result.already_complete + result.completed_now + static_cast<std::int64_t>(result.failures.size()) <

@@ -3,7 +3,9 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -27,6 +29,65 @@ namespace glimpse {
 namespace fs = std::filesystem;
 
 namespace {
+
+// Writes `bytes` to `path` through a temporary file and a rename, so the path holds the whole file or nothing.
+// Every write error (a full disk, a file size limit, a folder made read-only) is an Error naming the file.
+void write_file_atomically(const fs::path& path, const std::vector<char>& bytes) {
+  const fs::path temporary = path.parent_path() / ("." + path.filename().string() + ".tmp");
+  const auto failed = [&](const char* doing) {
+    const int error = errno;
+    ::unlink(temporary.c_str());
+    return Error(path.string(), std::string("cannot ") + doing + " a finished run's file: " + std::strerror(error));
+  };
+  const int fd = ::open(temporary.c_str(), O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0644);
+  if (fd < 0) throw failed("create");
+  std::size_t written = 0;
+  while (written < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const Error error = failed("write");
+      ::close(fd);
+      throw error;
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  if (::close(fd) != 0) throw failed("write");
+  if (::rename(temporary.c_str(), path.c_str()) != 0) throw failed("rename");
+}
+
+// Refuses to start writing `bytes` more to the folder of `output` when they cannot fit: the file system's free
+// space for this user, and the process's file size limit (`ulimit -f`). Checked before HDF5 writes, since HDF5
+// 1.10 can crash (in H5Ocopy) after a failed write instead of reporting it.
+void check_room(const fs::path& output, std::uintmax_t bytes, std::size_t finished_runs) {
+  const auto size_text = [](double b) {
+    char text[32];
+    if (b < 1e6)
+      std::snprintf(text, sizeof text, "%.0f kB", b / 1e3);
+    else
+      std::snprintf(text, sizeof text, b < 1e9 ? "%.1f MB" : "%.2f GB", b < 1e9 ? b / 1e6 : b / 1e9);
+    return std::string(text);
+  };
+  const std::string keep = finished_runs == 0 ? "" : "; the " + std::to_string(finished_runs) +
+                                                         " finished runs stay in " + output.string() +
+                                                         ".parts, and rerunning the same command writes the file";
+  // Room for the new file beside the old one, with a margin for HDF5's own structures.
+  const auto needed = static_cast<double>(bytes) * 1.05 + 65536;
+  struct statvfs room {};
+  const fs::path folder = output.has_parent_path() ? output.parent_path() : fs::path(".");
+  if (::statvfs(folder.c_str(), &room) == 0) {
+    const double free = static_cast<double>(room.f_bavail) * static_cast<double>(room.f_frsize);
+    if (free < needed)
+      throw Error(output.string(), "not enough disk space to write the output: it needs about " + size_text(needed) +
+                                       ", " + folder.string() + " has " + size_text(free) + " free" + keep);
+  }
+  struct rlimit limit {};
+  if (::getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
+      static_cast<double>(limit.rlim_cur) < needed)
+    throw Error(output.string(), "the output needs about " + size_text(needed) +
+                                     ", more than this process may write to one file (" +
+                                     size_text(static_cast<double>(limit.rlim_cur)) + ", ulimit -f)" + keep);
+}
 
 std::string hash_text(std::uint64_t hash) {
   char buffer[17];
@@ -203,9 +264,14 @@ TraceContents read_trace_contents(const fs::path& output, const std::string& exp
 }
 
 void assemble_trace(const fs::path& output, const TraceHeader& header, const std::map<std::string, fs::path>& sources) {
+  std::set<fs::path> files;
+  for (const auto& [id, path] : sources) files.insert(path);
+  std::uintmax_t source_bytes = 0;
+  for (const auto& path : files) source_bytes += fs::file_size(path);
+  check_room(output, source_bytes, sources.size());
   const fs::path temporary(output.string() + ".tmp");
-  {
-    const h5::Handle file = h5::create_file(temporary);
+  try {
+    h5::Handle file = h5::create_file(temporary);
     h5::write_attribute(file, "schema_version", std::string(trace_schema_version));
     h5::write_attribute(file, "glimpse_version", std::string(GLIMPSE_VERSION_STRING));
     h5::write_attribute(file, "created", header.created.empty() ? now_iso8601() : header.created);
@@ -238,6 +304,11 @@ void assemble_trace(const fs::path& output, const TraceHeader& header, const std
     write_summary_table(file, summaries);
     const bool maximize = header.selection_goal == "max";
     write_curve_summary(file, summaries, header.selection_metric, maximize);
+    h5::close_file(file);
+  } catch (...) {
+    std::error_code ignored;
+    fs::remove(temporary, ignored);
+    throw;
   }
   fs::rename(temporary, output);
 }
@@ -305,13 +376,19 @@ void TraceStore::abandon(const std::string& id) { fs::remove(parts_folder() / (i
 
 void TraceStore::write(const RunRecord& record) {
   std::lock_guard lock(mutex_);
-  const fs::path temporary = parts_folder() / ("." + record.id + ".h5.tmp");
+  std::vector<char> image;
   {
-    const h5::Handle file = h5::create_file(temporary);
+    const h5::Handle file = h5::create_memory_file();
     h5::write_attribute(file, "protocol_hash", protocol_hash_text(protocol_));
     write_run_group(file, record);
+    image = h5::file_image(file);
   }
-  fs::rename(temporary, parts_folder() / (record.id + ".h5"));
+  try {
+    write_file_atomically(parts_folder() / (record.id + ".h5"), image);
+  } catch (...) {
+    abandon(record.id);  // not in flight any more: it finished, and its file could not be written
+    throw;
+  }
   abandon(record.id);
   if (record.error.empty()) completed_.insert(record.id);
 }

@@ -24,9 +24,13 @@ wait "$pid" 2> /dev/null || true
 finished=$(finished_parts killed.h5.parts)
 echo "killed with $finished finished runs"
 [ "$finished" -ge 1 ] && [ "$finished" -lt 24 ] || { echo "FAILED: the kill did not land part-way ($finished parts)"; exit 1; }
+# SIGKILL skips every clean-up: the lock file is left behind, stale. The kernel dropped its flock with the process,
+# so the rerun takes it without a word.
+[ -e killed.h5.lock ] || { echo "FAILED: expected the killed sweep's lock file to be left behind"; exit 1; }
 "$GLIMPSE" run sweep.json -o killed.h5 --quiet -j 2 2> resume.txt
 grep -q "24 of 24 runs complete ($((24 - finished)) this time" resume.txt || { cat resume.txt; echo "FAILED: resume did not redo exactly the missing runs"; exit 1; }
 same_runs reference.h5 killed.h5 24
+[ ! -e killed.h5.lock ] || { echo "FAILED: the lock file is still there after the rerun finished"; exit 1; }
 
 # Ctrl-C (SIGINT): runs in flight are dropped, finished ones assembled into the output at once, exit 130.
 "$GLIMPSE" run sweep.json -o interrupted.h5 --quiet -j 2 2> /dev/null &
