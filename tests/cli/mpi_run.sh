@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `mpirun -n 3 glimpse run --mpi` against a one-process run: the same runs, bit for bit in their data, in one
-# file written by rank 0; a killed MPI sweep resumes to the same file.
+# file written by rank 0; a killed MPI sweep, and one whose rank 1 alone is killed, resume to the same file.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 work=$(mktemp -d)
@@ -37,4 +37,31 @@ mpi run sweep.json -o killed.h5 --mpi -j 1 --quiet 2> resume.txt || { cat resume
 grep "killed.h5: $runs of $runs runs complete ($((runs - finished)) this time" resume.txt > /dev/null ||
   { cat resume.txt; echo "FAILED: the resumed MPI sweep did not redo exactly the $((runs - finished)) missing runs"; exit 1; }
 same_runs one.h5 killed.h5 "$runs"
+# One helper rank killed part-way (SIGKILL to rank 1 alone): Open MPI then aborts the job, but every run any rank
+# finished is kept; the rerun names the killed rank's run as in flight and redoes exactly the missing runs.
+mpi run sweep.json -o rank_killed.h5 --mpi -j 1 --quiet 2> rank_killed.txt &
+pid=$!
+wait_for_parts rank_killed.h5.parts 3 100
+killed_rank=""
+for p in $(pgrep -f "glimpse run sweep.json -o rank_killed.h5"); do
+  if tr '\0' '\n' < "/proc/$p/environ" 2> /dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1'; then
+    kill -9 "$p" && killed_rank=$p
+  fi
+done
+[ -n "$killed_rank" ] || { echo "FAILED: no rank 1 process found to kill"; exit 1; }
+set +e; wait "$pid"; status=$?; set -e
+[ "$status" != 0 ] || { echo "FAILED: mpirun exited 0 although rank 1 was killed"; exit 1; }
+sleep 0.3
+finished=$(finished_parts rank_killed.h5.parts)
+[ "$finished" -ge 3 ] && [ "$finished" -le "$runs" ] || { echo "FAILED: $finished runs kept"; exit 1; }
+in_flight=$(ls rank_killed.h5.parts | grep -c '\.running$' || true)
+mpi run sweep.json -o rank_killed.h5 --mpi -j 1 --quiet 2> resume.txt || { cat resume.txt; exit 1; }
+grep "rank_killed.h5: $runs of $runs runs complete ($((runs - finished)) this time" resume.txt > /dev/null ||
+  { cat resume.txt; echo "FAILED: the rerun did not redo exactly the $((runs - finished)) missing runs"; exit 1; }
+# (rank 1 is nearly always inside a run; if the kill fell between two, no marker is left and nothing is named)
+if [ "$in_flight" -gt 0 ]; then
+  grep -q "was in flight when an earlier sweep of this output was killed" resume.txt ||
+    { cat resume.txt; echo "FAILED: the killed rank's run was not named as in flight"; exit 1; }
+fi
+same_runs one.h5 rank_killed.h5 "$runs"
 echo "1 passed, 0 failed"
