@@ -14,70 +14,36 @@
 #include <vector>
 
 #include "glimpse/glimpse.hpp"
+#include "glimpse/testing.hpp"
 #include "orchestrator.hpp"
 #include "param_resolution.hpp"
 #include "plugin_registry.hpp"
 
 namespace glimpse::test {
 
-// The registry of the plugins built with this tree (GLIMPSE_TEST_PLUGIN_DIR), loaded once.
-inline const PluginRegistry& registry() {
-  static const PluginRegistry loaded = [] {
-    PluginRegistry r;
-    r.load_directory(GLIMPSE_TEST_PLUGIN_DIR);
-    return r;
-  }();
+// The plugins built with this tree (GLIMPSE_TEST_PLUGIN_DIR), loaded once, through the helpers plugin authors get
+// (glimpse/testing.hpp).
+inline const testing::Plugins& plugins() {
+  static const testing::Plugins loaded({GLIMPSE_TEST_PLUGIN_DIR});
   return loaded;
 }
+inline const PluginRegistry& registry() { return plugins().registry(); }
 
-// Resolves a plugin's parameters: declared defaults, overridden by `overrides` (protocol text).
-// A `learner` parameter gets the learner it names (overrides "NAME.PARAM" set that learner's parameters), as a
-// protocol's would.
+// A plugin's parameters: declared defaults, overridden by `overrides` (protocol text); a `learner` parameter gets
+// the learner it names ("NAME.PARAM" sets that learner's parameters), as a protocol's would.
 inline ParamValues params_for(const PluginSpec& spec, const std::map<std::string, std::string>& overrides = {},
                               const ProblemShape* shape = nullptr) {
-  ParamValues values = resolve_params(spec.params, overrides, shape, "test");
-  for (const auto& p : spec.params) {
-    if (p.type != ParamType::learner) continue;
-    const LoadedPlugin* wrapped = registry().find(values.text(p.name));
-    if (!wrapped) throw std::logic_error("no plugin " + values.text(p.name));
-    std::map<std::string, std::string> own;
-    for (const auto& [key, text] : overrides)
-      if (key.rfind(p.name + ".", 0) == 0) own[key.substr(p.name.size() + 1)] = text;
-    values.set_factory(p.name, [wrapped, own_values = params_for(*wrapped->spec, own, shape)] {
-      return wrapped->create(own_values);
-    });
-  }
-  return values;
+  return plugins().params(spec.name, overrides, shape);
 }
 
 template <class Kind>
 std::unique_ptr<Kind> make(const std::string& name, const std::map<std::string, std::string>& overrides = {},
                            const ProblemShape* shape = nullptr) {
-  const LoadedPlugin* plugin = registry().find(name);
-  if (!plugin) throw std::logic_error("no plugin " + name + " in " GLIMPSE_TEST_PLUGIN_DIR);
-  auto object = plugin->create(params_for(*plugin->spec, overrides, shape));
-  auto* typed = dynamic_cast<Kind*>(object.get());
-  if (!typed) throw std::logic_error(name + " is not of the requested kind");
-  object.release();
-  return std::unique_ptr<Kind>(typed);
+  return plugins().make<Kind>(name, overrides, shape);
 }
 
-// A dense row that owns its values.
-struct DenseRow {
-  std::vector<Feature> values;
-  explicit DenseRow(std::vector<Feature> v) : values(std::move(v)) {}
-  Instance view() const {
-    return {values.data(), nullptr, static_cast<std::int32_t>(values.size()), static_cast<std::int32_t>(values.size()),
-            false};
-  }
-};
-
-struct SparseRow {
-  std::vector<std::int32_t> indices;
-  std::vector<Feature> values;
-  std::int32_t dim;
-  Instance view() const { return {values.data(), indices.data(), static_cast<std::int32_t>(values.size()), dim, true}; }
-};
+using testing::DenseRow;
+using testing::SparseRow;
 
 // Seeds for property tests: GLIMPSE_SEED fixes the first, GLIMPSE_REPEAT sets how many (default `count`).
 // Runs a protocol into `output` without progress output; threads 0: all cores.
