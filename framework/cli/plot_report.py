@@ -134,6 +134,24 @@ def regret_ratio_groups(runs, passive):
     return groups
 
 
+def draw_regret_ratio(ax, groups, passive, trials=False):
+    """On `ax`, for each learner label but the passive one: the mean regret ratio of each rule setting, with its 95%
+    interval, at the setting's mean number of queries; with `trials`, also every run's own (queries, ratio), as the
+    selective-sampling paper draws them. `groups`: (label, setting) -> {"ratio": [...], "queries": [...]}."""
+    labels = [l for l in dict.fromkeys(l for l, _ in groups) if l != passive]
+    for i, label in enumerate(labels):
+        members = [g for (l, _), g in groups.items() if l == label]
+        if trials:
+            ax.scatter([q for g in members for q in g["queries"]], [r for g in members for r in g["ratio"]],
+                       color=f"C{i}", s=6, alpha=0.3, linewidths=0)
+        points = sorted((np.mean(g["queries"]), *mean_ci(g["ratio"])) for g in members)
+        ax.errorbar([p[0] for p in points], [p[1] for p in points], yerr=[p[2] for p in points],
+                    color=f"C{i}", marker="o", label=label, capsize=3, linewidth=1)
+    ax.axhline(1.0, color="grey", linewidth=0.8)
+    ax.set_xlabel("queries")
+    ax.set_ylabel("regret / passive regret")
+
+
 def pyplot():
     import matplotlib
     matplotlib.use("Agg")
@@ -242,15 +260,7 @@ def regret_ratios(paths, out, passive):
         groups = regret_ratio_groups(runs, passive)
         for dataset in dict.fromkeys(k[0] for k in groups):
             fig, ax = plt.subplots(figsize=(6, 4))
-            labels = list(dict.fromkeys(k[1] for k in groups if k[0] == dataset and k[1] != passive))
-            for i, label in enumerate(labels):
-                points = sorted((np.mean(g["queries"]), *mean_ci(g["ratio"]))
-                                for k, g in groups.items() if k[0] == dataset and k[1] == label)
-                ax.errorbar([p[0] for p in points], [p[1] for p in points], yerr=[p[2] for p in points],
-                            color=f"C{i}", marker="o", label=label, capsize=3)
-            ax.axhline(1.0, color="grey", linewidth=0.8)
-            ax.set_xlabel("number of queries")
-            ax.set_ylabel("regret / passive regret")
+            draw_regret_ratio(ax, {(k[1], k[2]): g for k, g in groups.items() if k[0] == dataset}, passive)
             ax.set_title(f"{dataset} (mean, 95% interval over seeds)")
             ax.legend(fontsize="small")
             fig.tight_layout()

@@ -947,7 +947,9 @@ class Page:
         trials = len(self.seeds(spec)[0]) if "report_seeds" in spec else len(self.seeds(
             self.tables[spec["table"]]["spec"] if "table" in spec else
             next(t for t in self.paper["ratio_tables"] if t["id"] == spec["tables"][0]))[0])
-        self.lines.append(spec.get("caption", "") + f" Mean and std over {trials} trials.\n")
+        # A regret-ratio figure shows 95% intervals (its caption says so), the others one std.
+        spread = f"{trials} trials." if spec["kind"] == "regret_ratio" else f"Mean and std over {trials} trials."
+        self.lines.append(spec.get("caption", "") + f" {spread}\n")
         self.lines.append(f"![{spec['title']}]({names[0]}) ([SVG]({names[1]}))\n")
 
     def curve_panels(self, spec):
@@ -985,15 +987,8 @@ class Page:
             table_spec, groups = self.ratio_groups(table_id)
 
             def draw(ax, groups=groups, table_spec=table_spec):
-                labels = [l for l in dict.fromkeys(l for l, _ in groups) if l != table_spec.get("passive", "passive")]
-                for i, label in enumerate(labels):
-                    points = sorted((sum(g["queries"]) / len(g["queries"]), *plot_report.mean_ci(g["ratio"]))
-                                    for (l, _), g in groups.items() if l == label)
-                    ax.errorbar([p[0] for p in points], [p[1] for p in points], yerr=[p[2] for p in points],
-                                color=f"C{i}", marker="o", label=label, capsize=3, linewidth=1)
-                ax.axhline(1.0, color="grey", linewidth=0.8)
-                ax.set_xlabel("queries")
-                ax.set_ylabel("regret / passive regret")
+                plot_report.draw_regret_ratio(ax, groups, table_spec.get("passive", "passive"),
+                                              trials=spec.get("trials", False))
 
             panels.append((table_spec["title"], draw))
         return panels
