@@ -332,6 +332,7 @@ int command_describe(const std::vector<std::string>& args) {
   const auto registry = glimpse::PluginRegistry::discover();
   const std::string name = vm["name"].as<std::string>();
   const glimpse::LoadedPlugin* plugin = registry.find(name);
+  if (!plugin) plugin = registry.member(name);  // a family's member: the family's reason when there is none
   if (!plugin) {
     std::string names;
     for (const auto* p : registry.plugins()) names += (names.empty() ? "" : ", ") + p->spec->name;

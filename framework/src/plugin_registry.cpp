@@ -42,9 +42,10 @@ std::string why_not_loadable(const fs::path& file) {
   return message ? message : "unknown reason";
 }
 
-void check_spec(const PluginSpec& spec) {
+void check_spec(const PluginSpec& spec, bool member = false) {
   static const std::regex name_pattern("[a-z][a-z0-9_]*");
-  if (!std::regex_match(spec.name, name_pattern)) throw Error("its name '" + spec.name + "' is not lower_snake_case");
+  if (!member && !std::regex_match(spec.name, name_pattern))
+    throw Error("its name '" + spec.name + "' is not lower_snake_case");
   if (spec.kind == PluginKind::learner && spec.accepts.empty() && !spec.batch)
     throw Error("learner '" + spec.name + "' declares no feedback kind it accepts (and is no batch learner)");
   if (spec.kind == PluginKind::oracle && spec.produces == FeedbackKind::none)
@@ -68,6 +69,7 @@ void check_spec(const PluginSpec& spec) {
 
 std::unique_ptr<PluginObject> LoadedPlugin::create(const ParamValues& params) const {
   try {
+    if (!member.empty()) return std::unique_ptr<PluginObject>(entry->create_member(member, params));
     return std::unique_ptr<PluginObject>(entry->create(params));
   } catch (const Error& e) {
     throw Error(std::string(plugin_kind_name(spec->kind)) + " '" + spec->name + "'", e.what());
@@ -156,7 +158,36 @@ void PluginRegistry::load_file(const fs::path& file) {
 const LoadedPlugin* PluginRegistry::find(std::string_view name) const noexcept {
   for (const auto& p : plugins_)
     if (p.spec->name == name) return &p;
-  return nullptr;
+  try {
+    return member(name);
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+}
+
+const LoadedPlugin* PluginRegistry::member(std::string_view name) const {
+  const auto colon = name.find(':');
+  if (colon == std::string_view::npos) return nullptr;
+  const LoadedPlugin* family = nullptr;
+  for (const auto& p : plugins_)
+    if (p.spec->name == name.substr(0, colon)) family = &p;
+  if (!family || !family->entry->describe_member) return nullptr;
+  std::lock_guard lock(*members_mutex_);
+  for (const auto& m : members_)
+    if (m.spec->name == name) return &m;
+  const std::string argument(name.substr(colon + 1));
+  PluginSpec spec;
+  try {
+    spec = family->entry->describe_member(argument);
+    if (spec.name != name) throw Error("it describes itself as '" + spec.name + "'");
+    check_spec(spec, true);
+  } catch (const std::exception& e) {
+    throw Error(std::string(name), std::string("no such member of the plugin family '") + family->spec->name +
+                                       "': " + e.what());
+  }
+  member_specs_.push_back(std::move(spec));
+  members_.push_back({&member_specs_.back(), family->entry, family->file, argument});
+  return &members_.back();
 }
 
 const LoadedPlugin& PluginRegistry::get(std::string_view name, PluginKind kind, const std::string& where) const {
@@ -166,6 +197,13 @@ const LoadedPlugin& PluginRegistry::get(std::string_view name, PluginKind kind, 
       throw Error(where, kind_name + " '" + std::string(name) + "' is defined twice: " + find(name)->file.string() +
                              " and " + file.string() + "; remove one from the plugin path");
   const LoadedPlugin* plugin = find(name);
+  if (!plugin) {
+    try {
+      plugin = member(name);  // again, for the family's reason when it names no member
+    } catch (const Error& e) {
+      throw Error(where, e.what());
+    }
+  }
   if (plugin && plugin->spec->kind == kind) return *plugin;
   std::string valid;
   for (const auto* p : plugins())

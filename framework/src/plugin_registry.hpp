@@ -2,7 +2,9 @@
 #pragma once
 
 #include <filesystem>
+#include <deque>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +17,7 @@ struct LoadedPlugin {
   const PluginSpec* spec = nullptr;
   const PluginEntry* entry = nullptr;
   std::filesystem::path file;
+  std::string member;  // a family member's ARGUMENT (its name is "FAMILY:ARGUMENT"); empty for other plugins
 
   // Creates an object from resolved parameters. Throws Error naming the plugin when the factory throws.
   std::unique_ptr<PluginObject> create(const ParamValues& params) const;
@@ -37,8 +40,13 @@ class PluginRegistry {
 
   // The plugin of that name and kind. Throws Error naming `where` and listing the valid names of the kind
   // (and any load problems) when there is none, or naming both files when two libraries define it.
+  // A family's member ("FAMILY:ARGUMENT") is described by its family the first time it is named; get throws the
+  // family's reason when ARGUMENT names no member, find returns null.
   const LoadedPlugin& get(std::string_view name, PluginKind kind, const std::string& where) const;
   const LoadedPlugin* find(std::string_view name) const noexcept;
+  // The member "FAMILY:ARGUMENT", described now if it is new; Error with the family's reason when ARGUMENT names no
+  // member; null when no loaded family has the name's prefix.
+  const LoadedPlugin* member(std::string_view name) const;
   // Every usable plugin, sorted by kind then name.
   std::vector<const LoadedPlugin*> plugins() const;
   const std::vector<std::string>& problems() const noexcept { return problems_; }
@@ -48,6 +56,11 @@ class PluginRegistry {
   std::vector<std::pair<std::string, std::filesystem::path>> duplicates_;  // name, second file
   std::vector<std::filesystem::path> loaded_files_;                        // canonical paths
   std::vector<std::string> problems_;
+  // Members described so far (deques: what find() returned stays valid as they grow).
+  mutable std::deque<PluginSpec> member_specs_;
+  mutable std::deque<LoadedPlugin> members_;
+  mutable std::unique_ptr<std::mutex> members_mutex_ = std::make_unique<std::mutex>();
+
 };
 
 }  // namespace glimpse

@@ -91,8 +91,11 @@ std::string fingerprint(const Played& played) {
 
 std::vector<const LoadedPlugin*> online_learners() {
   std::vector<const LoadedPlugin*> learners;
+  // A plugin family (python) makes no learner of its own, only its members (tests/cli/python_learners.sh).
   for (const auto* plugin : registry().plugins())
-    if (plugin->spec->kind == PluginKind::learner && !oracle_for(*plugin->spec).empty()) learners.push_back(plugin);
+    if (plugin->spec->kind == PluginKind::learner && !oracle_for(*plugin->spec).empty() &&
+        !plugin->entry->describe_member)
+      learners.push_back(plugin);
   return learners;
 }
 

@@ -12,7 +12,7 @@
 
 // Bump when PluginEntry, PluginSpec or any interface handed across the boundary (Learner, Dataset, ...)
 // changes layout or meaning. The host refuses plugins built against another value.
-#define GLIMPSE_PLUGIN_API_VERSION 7
+#define GLIMPSE_PLUGIN_API_VERSION 8
 
 // Types whose identity must be shared between the host and plugins built with -fvisibility=hidden.
 #define GLIMPSE_API __attribute__((visibility("default")))
@@ -53,6 +53,13 @@ struct PluginEntry {
   // Creates an object of the plugin's kind from validated parameters; the caller owns it. May throw
   // glimpse::Error for parameter combinations the declaration cannot express.
   PluginObject* (*create)(const ParamValues& params);
+  // A plugin family (optional; null for an ordinary plugin) also has members named "NAME:ARGUMENT", where NAME is
+  // its own name: e.g. "python:my_learner.py:MyLearner", a learner written in Python. describe_member gives the
+  // member's declaration (its name the whole text) or throws Error saying why ARGUMENT names no member;
+  // create_member makes one of its objects. The host describes a member the first time a protocol or command
+  // names it, and treats it as any plugin from then on.
+  PluginSpec (*describe_member)(const std::string& argument);
+  PluginObject* (*create_member)(const std::string& argument, const ParamValues& params);
 };
 
 inline constexpr const char* plugin_entry_symbol = "glimpse_plugin_entry";
@@ -67,6 +74,14 @@ template <class Plugin>
 PluginObject* create_plugin(const ParamValues& params) {
   return new Plugin(params);
 }
+template <class Family>
+PluginSpec describe_family_member(const std::string& argument) {
+  return Family::member_spec(argument);
+}
+template <class Family>
+PluginObject* create_family_member(const std::string& argument, const ParamValues& params) {
+  return new Family(argument, params);
+}
 }  // namespace detail
 
 }  // namespace glimpse
@@ -78,4 +93,17 @@ PluginObject* create_plugin(const ParamValues& params) {
     static const ::glimpse::PluginEntry entry{GLIMPSE_PLUGIN_API_VERSION, &::glimpse::detail::describe_plugin<Plugin>, \
                                               &::glimpse::detail::create_plugin<Plugin>};                              \
     return &entry;                                                                                                     \
+  }
+
+// Exports `Family` as this library's plugin family: a class with `static PluginSpec spec()` (the family's own
+// declaration, e.g. for `glimpse describe NAME`), `static PluginSpec member_spec(const std::string& argument)`, a
+// constructor from `const ParamValues&` (the family named alone) and one from `(const std::string& argument,
+// const ParamValues&)` (a member).
+#define GLIMPSE_PLUGIN_FAMILY(Family)                                                                               \
+  extern "C" GLIMPSE_API const ::glimpse::PluginEntry* glimpse_plugin_entry() noexcept {                             \
+    static const ::glimpse::PluginEntry entry{                                                                       \
+        GLIMPSE_PLUGIN_API_VERSION, &::glimpse::detail::describe_plugin<Family>,                                     \
+        &::glimpse::detail::create_plugin<Family>, &::glimpse::detail::describe_family_member<Family>,               \
+        &::glimpse::detail::create_family_member<Family>};                                                           \
+    return &entry;                                                                                                   \
   }

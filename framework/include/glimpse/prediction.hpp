@@ -58,6 +58,7 @@ class FeedbackKinds {
     return (bits_ & bit(k)) != 0;
   }
   constexpr bool empty() const noexcept { return bits_ == 0; }
+  constexpr void insert(FeedbackKind k) noexcept { bits_ |= bit(k); }
   std::vector<FeedbackKind> kinds() const;
 
  private:

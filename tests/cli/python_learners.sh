@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Learners written in Python (docs/python.md), as a user runs them: examples/python/perceptron.py gives the same
+# trace as the C++ perceptron in double precision on the same protocol (every round of every run), whatever the
+# thread count; its declared parameter is described, validated and gridded like a C++ plugin's; a learner that
+# raises fails its own runs only, with the Python error and line in the record; bad names say what is wrong.
+set -euo pipefail
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+fail() { echo "FAILED: $*" >&2; exit 1; }
+[ -f "$BUILD_DIR/lib/glimpse/plugins/python.so" ] || { echo "python plugin not built (pybind11-dev)"; exit 77; }
+perceptron="python:$SOURCE_DIR/examples/python/perceptron.py:Perceptron"
+
+"$GLIMPSE" describe "$perceptron" > describe.txt
+grep -q "^$perceptron (learner, version source [0-9a-f]\{12\}, arithmetic revision 1)" describe.txt &&
+  grep -qE "^eta +real +1 +a number > 0 +step size" describe.txt || fail "describe: $(cat describe.txt)"
+
+cat > same.json <<JSON
+{"name": "same",
+ "datasets": [{"source": "gaussians", "params": {"n_per_class": 400, "sigma": 0.8}}],
+ "oracle": {"name": "full"},
+ "learners": [{"name": "$perceptron", "grid": {"eta": [0.3, 1]}},
+              {"name": "perceptron", "params": {"precision": "double"}, "grid": {"eta": [0.3, 1]}}],
+ "metrics": [{"name": "online_accuracy"}, {"name": "mistakes"}],
+ "seeds": 3}
+JSON
+"$GLIMPSE" run same.json -o two.h5 -j 2 --quiet 2> /dev/null
+"$GLIMPSE" run same.json -o one.h5 -j 1 --quiet 2> /dev/null
+/usr/bin/python3 - <<'PY' || fail "the Python perceptron's trace differs from the C++ perceptron's"
+import json
+import h5py
+import numpy as np
+for path in ("one.h5", "two.h5"):
+    with h5py.File(path, "r") as f:
+        pairs = {}
+        for run in f["runs"].values():
+            key = (json.loads(run.attrs["params"])["eta"], int(run.attrs["seed"]))
+            pairs.setdefault(key, []).append(run)
+        assert len(pairs) == 6 and all(len(p) == 2 for p in pairs.values()), pairs
+        for key, (a, b) in pairs.items():
+            for column in ("row", "y", "predicted", "proposed", "correct"):
+                if not np.array_equal(a["rounds"][column][()], b["rounds"][column][()]):
+                    raise SystemExit(f"{path}: eta, seed {key}: {column} differs")
+            assert a["summary"].attrs["mistakes"] == b["summary"].attrs["mistakes"]
+with h5py.File("one.h5", "r") as one, h5py.File("two.h5", "r") as two:  # -j 1 and -j 2 alike
+    for run in one["runs"]:
+        assert np.array_equal(one["runs"][run]["rounds"]["predicted"][()], two["runs"][run]["rounds"]["predicted"][()])
+PY
+
+# A learner that raises in learn() once eta is 0.5: those runs fail with the error and its line, the others finish.
+cat > flaky.py <<'PY'
+import numpy as np
+
+class Flaky:
+    """Fails on demand."""
+    accepts = ["label"]
+    params = {"eta": {"type": "real", "default": 1.0, "above": 0}}
+
+    def __init__(self, params):
+        self.eta = params["eta"]
+
+    def reset(self, n, d, K, seed):
+        self.K, self.rounds = K, 0
+
+    def predict(self, x):
+        return np.zeros(self.K)
+
+    def learn(self, x, predicted, proposed, feedback):
+        self.rounds += 1
+        if self.eta == 0.5 and self.rounds == 7:
+            raise ValueError("bad step at round %d" % self.rounds)
+PY
+cat > flaky.json <<'JSON'
+{"name": "flaky",
+ "datasets": [{"source": "gaussians", "params": {"n_per_class": 50}}],
+ "oracle": {"name": "full"},
+ "learners": [{"name": "python:flaky.py:Flaky", "grid": {"eta": [0.5, 1]}}],
+ "metrics": [{"name": "online_accuracy"}],
+ "seeds": 2}
+JSON
+set +e
+"$GLIMPSE" run flaky.json -o flaky.h5 -j 2 --quiet 2> flaky.txt
+status=$?
+set -e
+[ "$status" = 3 ] || fail "exit status $status, expected 3 (some runs failed): $(cat flaky.txt)"
+[ "$(grep -c "failed: round 7: python: learn: ValueError: bad step at round 7 (at $work/flaky.py:20 in learn)" flaky.txt)" = 2 ] ||
+  fail "messages: $(cat flaky.txt)"
+status_text=$("$GLIMPSE" status flaky.json flaky.h5 || true)  # exit status 3: some runs failed
+grep -q "4 runs: 2 complete, 2 failed" <<< "$status_text" || fail "status: $status_text"
+
+# Bad names and values, refused before any run with what is wrong.
+expect_error() {  # expected text, then the protocol's learner entry
+  local expected=$1
+  printf '{"name": "bad", "datasets": [{"source": "gaussians"}], "oracle": {"name": "full"}, "learners": [%s], "metrics": [{"name": "online_accuracy"}], "seeds": 1}' "$2" > bad.json
+  if "$GLIMPSE" run bad.json -o bad.h5 --quiet 2> bad.txt; then fail "accepted: $2"; fi
+  grep -qF -- "$expected" bad.txt || fail "expected '$expected', got: $(cat bad.txt)"
+}
+expect_error "learners[0].params.eta: expected a number > 0, got 0" "{\"name\": \"$perceptron\", \"params\": {\"eta\": 0}}"
+expect_error "learners[0].name: python:flaky.py:Missing: no such member of the plugin family 'python': flaky.py: defines no class 'Missing'" \
+  '{"name": "python:flaky.py:Missing"}'
+expect_error "expected FILE.py:CLASS after 'python:', got 'flaky.py'" '{"name": "python:flaky.py"}'
+expect_error "No such file or directory" '{"name": "python:nowhere.py:X"}'
+echo "1 passed, 0 failed"
