@@ -11,7 +11,9 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <condition_variable>
 #include <mutex>
+#include <thread>
 #include <sstream>
 
 namespace py = pybind11;
@@ -174,6 +176,38 @@ glimpse::FeedbackKind feedback_kind(const std::string& name) {
                        "candidate_set, noisy_label)");
 }
 
+// One Python run at a time, from its reset() to its end, holding the GIL throughout. Only one thread runs Python at
+// once anyway, and two runs handing the GIL back and forth at every call went 3-4x slower than one after another
+// (benchmarks/python_bridge.sh). A thread may hold several turns (a learner wrapping another); other threads' C++
+// runs go on meanwhile. Parallel Python runs need processes: --shard, MPI (docs/python.md).
+class PythonTurn {
+ public:
+  void take() {
+    std::unique_lock lock(mutex_);
+    const auto me = std::this_thread::get_id();
+    free_.wait(lock, [&] { return held_ == 0 || owner_ == me; });
+    owner_ = me;
+    ++held_;
+  }
+  void give_back() {
+    {
+      std::lock_guard lock(mutex_);
+      --held_;
+    }
+    free_.notify_one();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable free_;
+  std::thread::id owner_;
+  int held_ = 0;
+};
+PythonTurn& python_turn() {
+  static PythonTurn turn;
+  return turn;
+}
+
 class PythonLearner final : public glimpse::Learner {
  public:
   static glimpse::PluginSpec spec() {
@@ -243,12 +277,25 @@ class PythonLearner final : public glimpse::Learner {
   }
 
   ~PythonLearner() override {
-    py::gil_scoped_acquire gil;
-    reset_ = predict_ = learn_ = object_ = dummy_base_ = py::object();
+    {
+      py::gil_scoped_acquire gil;
+      reset_ = predict_ = learn_ = object_ = dummy_base_ = py::object();
+    }
+    if (has_turn_) {
+      PyGILState_Release(run_gil_);
+      python_turn().give_back();
+    }
   }
 
   void reset(const glimpse::ProblemShape& shape, std::uint64_t seed) override {
     k_ = shape.K;
+    if (!has_turn_) {
+      // The turn first, then the GIL, held until the run ends: a thread that takes the GIL for every call gets a
+      // new Python thread state each time unless it keeps one, which made 2 threads 4x slower than 1.
+      python_turn().take();
+      run_gil_ = PyGILState_Ensure();
+      has_turn_ = true;
+    }
     py::gil_scoped_acquire gil;
     try {
       reset_(shape.n, shape.d, shape.K, seed);
@@ -315,6 +362,8 @@ class PythonLearner final : public glimpse::Learner {
   }
 
   std::int32_t k_ = 0;
+  bool has_turn_ = false;
+  PyGILState_STATE run_gil_{};
   py::object object_, reset_, predict_, learn_, dummy_base_;
 };
 
