@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Learners written in Python (docs/python.md), as a user runs them: examples/python/perceptron.py gives the same
-# trace as the C++ perceptron in double precision on the same protocol (every round of every run), whatever the
-# thread count; its declared parameter is described, validated and gridded like a C++ plugin's; a learner that
+# Learners written in Python (docs/python.md), as a user runs them: examples/python/perceptron.py and cspa.py give
+# the same traces as the C++ perceptron and cspa in double precision on the same protocol (every round of every
+# run), whatever the thread count; its declared parameter is described, validated and gridded like a C++ plugin's; a learner that
 # raises fails its own runs only, with the Python error and line in the record; bad names say what is wrong.
 set -euo pipefail
 work=$(mktemp -d)
@@ -10,6 +10,7 @@ cd "$work"
 fail() { echo "FAILED: $*" >&2; exit 1; }
 [ -f "$BUILD_DIR/lib/glimpse/plugins/python.so" ] || { echo "python plugin not built (pybind11-dev)"; exit 77; }
 perceptron="python:$SOURCE_DIR/examples/python/perceptron.py:Perceptron"
+cspa="python:$SOURCE_DIR/examples/python/cspa.py:Cspa"
 
 "$GLIMPSE" describe "$perceptron" > describe.txt
 grep -q "^$perceptron (learner, version source [0-9a-f]\{12\}, arithmetic revision 1)" describe.txt &&
@@ -24,23 +25,33 @@ cat > same.json <<JSON
  "metrics": [{"name": "online_accuracy"}, {"name": "mistakes"}],
  "seeds": 3}
 JSON
+cat > bandit.json <<JSON
+{"name": "bandit",
+ "datasets": [{"source": "gaussians", "params": {"n_per_class": 400, "sigma": 0.5}}],
+ "oracle": {"name": "bandit"},
+ "learners": [{"name": "$cspa", "grid": {"beta": [0.05, 0.3]}},
+              {"name": "cspa", "params": {"precision": "double"}, "grid": {"beta": [0.05, 0.3]}}],
+ "metrics": [{"name": "online_accuracy"}, {"name": "mistakes"}],
+ "seeds": 3}
+JSON
 "$GLIMPSE" run same.json -o two.h5 -j 2 --quiet 2> /dev/null
 "$GLIMPSE" run same.json -o one.h5 -j 1 --quiet 2> /dev/null
+"$GLIMPSE" run bandit.json -o bandit.h5 -j 2 --quiet 2> /dev/null
 /usr/bin/python3 - <<'PY' || fail "the Python perceptron's trace differs from the C++ perceptron's"
 import json
 import h5py
 import numpy as np
-for path in ("one.h5", "two.h5"):
+for path, parameter in (("one.h5", "eta"), ("two.h5", "eta"), ("bandit.h5", "beta")):
     with h5py.File(path, "r") as f:
         pairs = {}
         for run in f["runs"].values():
-            key = (json.loads(run.attrs["params"])["eta"], int(run.attrs["seed"]))
+            key = (json.loads(run.attrs["params"])[parameter], int(run.attrs["seed"]))
             pairs.setdefault(key, []).append(run)
         assert len(pairs) == 6 and all(len(p) == 2 for p in pairs.values()), pairs
         for key, (a, b) in pairs.items():
             for column in ("row", "y", "predicted", "proposed", "correct"):
                 if not np.array_equal(a["rounds"][column][()], b["rounds"][column][()]):
-                    raise SystemExit(f"{path}: eta, seed {key}: {column} differs")
+                    raise SystemExit(f"{path}: {parameter}, seed {key}: {column} differs")
             assert a["summary"].attrs["mistakes"] == b["summary"].attrs["mistakes"]
 with h5py.File("one.h5", "r") as one, h5py.File("two.h5", "r") as two:  # -j 1 and -j 2 alike
     for run in one["runs"]:
