@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # The Python bridge's cost, measured (docs/python.md): rounds/s of an empty Python learner (the bridge alone), of
 # the NumPy Perceptron (examples/python) and of the C++ perceptron on the same rows; then a sweep of Python runs
-# with 1 thread, 2 threads (the GIL lets one run's Python execute at a time) and 2 processes (`--shard I/2` side
-# by side, then `glimpse merge`).
+# with 1 thread, 2 threads (the GIL lets one run's Python execute at a time) and 2 processes (`--processes 2`).
 # Usage: benchmarks/python_bridge.sh [GLIMPSE]   (default build/bin/glimpse)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,13 +39,8 @@ protocol sweep 8 "$(learner_entry "$numpy_perceptron")"
 seconds() { /usr/bin/time -f %e "$@" 2>&1 > /dev/null | tail -1; }
 one=$(seconds "$glimpse" run sweep.json -o j1.h5 -j 1 --quiet)
 two=$(seconds "$glimpse" run sweep.json -o j2.h5 -j 2 --quiet)
-start=$(date +%s%N)
-"$glimpse" run sweep.json -o shard0.h5 --shard 0/2 -j 1 --quiet 2> /dev/null &
-"$glimpse" run sweep.json -o shard1.h5 --shard 1/2 -j 1 --quiet 2> /dev/null
-wait
-"$glimpse" merge merged.h5 shard0.h5 shard1.h5 2> /dev/null
-processes=$(awk -v a="$start" -v b="$(date +%s%N)" 'BEGIN {print (b - a) / 1e9}')
+processes=$(seconds "$glimpse" run sweep.json -o p2.h5 --processes 2 --quiet)
 echo "a sweep of 8 NumPy Perceptron runs, whole process:"
 awk -v one="$one" -v two="$two" -v p="$processes" 'BEGIN {
-  printf "  1 thread: %.2f s; 2 threads: %.2f s (%.2fx); 2 processes (shards + merge): %.2f s (%.2fx)\n",
+  printf "  1 thread: %.2f s; 2 threads: %.2f s (%.2fx); 2 processes (--processes 2): %.2f s (%.2fx)\n",
          one, two, one / two, p, one / p}'

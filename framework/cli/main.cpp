@@ -16,6 +16,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "dataset_cache.hpp"
@@ -24,6 +25,7 @@
 #include "glimpse/error.hpp"
 #include "mpi_dispatcher.hpp"
 #include "orchestrator.hpp"
+#include "process_dispatcher.hpp"
 #include "plugin_registry.hpp"
 #include "protocol.hpp"
 #include "report.hpp"
@@ -47,7 +49,8 @@ constexpr const char* usage_text = R"(glimpse: online multiclass learning under 
 Usage:
   glimpse run [PROTOCOL] [options]   run a protocol (default: the embedded quickstart)
                                      (--shard I/N: only shard I of N, e.g. one task of a cluster job array;
-                                      --mpi: under mpirun, ranks share the sweep and rank 0 writes the file)
+                                      --mpi: under mpirun, ranks share the sweep and rank 0 writes the file;
+                                      --processes N: N processes on this machine share it, for Python learners)
   glimpse merge OUT FILE...          combine the trace files of one protocol's shards into OUT
   glimpse status PROTOCOL FILE...    which runs of PROTOCOL the trace files hold: complete, failed, missing
   glimpse summary FILE [--table [M]] per dataset and learner: chosen grid point, mean (std) over seeds
@@ -112,7 +115,10 @@ int command_run(const std::vector<std::string>& args) {
       "predict/learn, query rule, oracle, metrics, per-round trace, held-out tests) and its rounds/s")(
       "mpi",
       "share the sweep among the ranks of 'mpirun -n P glimpse run ... --mpi': rank 0 hands out runs as ranks "
-      "ask and writes the one output (which must be on a file system all ranks see); each rank uses --threads");
+      "ask and writes the one output (which must be on a file system all ranks see); each rank uses --threads")(
+      "processes,p", po::value<int>()->default_value(1),
+      "share the sweep among N processes on this machine (for learners that cannot use threads: Python's); each "
+      "uses --threads (default: the cores divided among them); the traces are the same");
   po::positional_options_description positional;
   positional.add("protocol", 1);
   const auto vm = parse(args, options, positional);
@@ -142,13 +148,32 @@ int command_run(const std::vector<std::string>& args) {
     mpi.emplace();
     sweep.dispatcher = &*mpi;
   }
-  const bool helper_rank = mpi && !mpi->coordinator();  // (run_sweep shows no progress line there)
+  const int processes = vm["processes"].as<int>();
+  if (processes < 1) throw glimpse::Error("--processes", "expected a number >= 1");
+  std::optional<glimpse::cli::ProcessDispatcher> local;
+  if (const char* connection = std::getenv(glimpse::cli::process_helper_variable)) {
+    local.emplace(std::atoi(connection));  // started by a coordinating `glimpse run --processes N`
+    sweep.dispatcher = &*local;
+  } else if (processes > 1) {
+    if (mpi) throw glimpse::Error("--processes", "cannot be combined with --mpi (use more ranks instead)");
+    local.emplace(processes, args);
+    sweep.dispatcher = &*local;
+  }
+  if (processes > 1 && sweep.threads == 0)
+    sweep.threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / processes);
+  const bool helper_rank = sweep.dispatcher && !sweep.dispatcher->coordinator();  // (no progress line there)
   sweep.interrupt = &interrupt_requested;
   std::signal(SIGINT, on_interrupt);
   std::signal(SIGTERM, on_interrupt);
 
-  const auto result = glimpse::run_sweep(protocol, sweep);
+  auto result = glimpse::run_sweep(protocol, sweep);
   if (helper_rank) return result.failures.empty() ? 0 : 3;  // rank 0 reports for every rank
+  if (local && local->lost_helpers()) {
+    // A dead helper never said what it finished; the assembled output knows.
+    const auto complete = glimpse::h5::read_int_attribute(glimpse::open_trace_file(result.output), "runs_complete");
+    result.completed_now = complete - result.already_complete;
+    result.interrupted = complete + static_cast<std::int64_t>(result.failures.size()) < result.total_runs;
+  }
   if (!vm.count("quiet")) {
     glimpse::print_summary(result.output, std::cout);
     std::cout << '\n';

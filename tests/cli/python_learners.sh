@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Learners written in Python (docs/python.md), as a user runs them: examples/python/perceptron.py and cspa.py give
 # the same traces as the C++ perceptron and cspa in double precision on the same protocol (every round of every
-# run), whatever the thread count; its declared parameter is described, validated and gridded like a C++ plugin's; a learner that
+# run), whatever the thread count or the number of processes sharing the sweep; its declared parameter is described, validated and gridded like a C++ plugin's; a learner that
 # raises fails its own runs only, with the Python error and line in the record; bad names say what is wrong.
 set -euo pipefail
 work=$(mktemp -d)
@@ -37,6 +37,10 @@ JSON
 "$GLIMPSE" run same.json -o two.h5 -j 2 --quiet 2> /dev/null
 "$GLIMPSE" run same.json -o one.h5 -j 1 --quiet 2> /dev/null
 "$GLIMPSE" run bandit.json -o bandit.h5 -j 2 --quiet 2> /dev/null
+# Two processes share the sweep (--processes): the same runs, bit for bit, in one file.
+"$GLIMPSE" run same.json -o processes.h5 --processes 2 --quiet 2> processes.txt
+grep -q "processes.h5: 12 of 12 runs complete (12 this time" processes.txt || fail "--processes: $(cat processes.txt)"
+[ ! -e processes.h5.parts ] || fail "--processes left its parts folder"
 /usr/bin/python3 - <<'PY' || fail "the Python perceptron's trace differs from the C++ perceptron's"
 import json
 import h5py
@@ -53,9 +57,13 @@ for path, parameter in (("one.h5", "eta"), ("two.h5", "eta"), ("bandit.h5", "bet
                 if not np.array_equal(a["rounds"][column][()], b["rounds"][column][()]):
                     raise SystemExit(f"{path}: {parameter}, seed {key}: {column} differs")
             assert a["summary"].attrs["mistakes"] == b["summary"].attrs["mistakes"]
-with h5py.File("one.h5", "r") as one, h5py.File("two.h5", "r") as two:  # -j 1 and -j 2 alike
-    for run in one["runs"]:
-        assert np.array_equal(one["runs"][run]["rounds"]["predicted"][()], two["runs"][run]["rounds"]["predicted"][()])
+with h5py.File("one.h5", "r") as one:  # -j 1, -j 2 and --processes 2 alike
+    for other in ("two.h5", "processes.h5"):
+        with h5py.File(other, "r") as f:
+            assert sorted(f["runs"]) == sorted(one["runs"]), other
+            for run in one["runs"]:
+                for column in ("row", "predicted", "proposed"):
+                    assert np.array_equal(one["runs"][run]["rounds"][column][()], f["runs"][run]["rounds"][column][()]), (other, run)
 PY
 
 # A learner that raises in learn() once eta is 0.5: those runs fail with the error and its line, the others finish.
@@ -98,6 +106,41 @@ set -e
   fail "messages: $(cat flaky.txt)"
 status_text=$("$GLIMPSE" status flaky.json flaky.h5 || true)  # exit status 3: some runs failed
 grep -q "4 runs: 2 complete, 2 failed" <<< "$status_text" || fail "status: $status_text"
+# The same with two processes: the helper's failures reach the coordinator's report and exit status.
+set +e
+"$GLIMPSE" run flaky.json -o flaky2.h5 --processes 2 --quiet 2> flaky2.txt
+status=$?
+set -e
+[ "$status" = 3 ] && grep -q "flaky2.h5: 2 of 4 runs complete" flaky2.txt &&
+  grep -q "^2 run(s) failed" flaky2.txt || fail "--processes with failures: status $status, $(cat flaky2.txt)"
+
+# A helper process killed mid-sweep: the coordinator says so and finishes the other runs, the output holds every
+# run finished by either process, and the rerun does only what is missing.
+cat > long.json <<JSON
+{"name": "long", "datasets": [{"source": "gaussians", "params": {"n_per_class": 25000}}], "oracle": {"name": "full"},
+ "learners": [{"name": "$perceptron", "grid": {"eta": [0.5, 1]}}], "metrics": [{"name": "online_accuracy"}],
+ "trace": "curves", "seeds": 4}
+JSON
+"$GLIMPSE" run long.json -o long.h5 --processes 2 --quiet 2> long.txt &
+coordinator=$!
+for _ in $(seq 1 500); do
+  [ "$(ls long.h5.parts 2> /dev/null | grep -c '^[0-9].*\.h5$')" -ge 1 ] && break
+  sleep 0.01
+done
+killed=""
+for p in $(pgrep -f "glimpse run long.json -o long.h5"); do
+  if tr '\0' '\n' < "/proc/$p/environ" 2> /dev/null | grep -q "^GLIMPSE_PROCESS_HELPER="; then kill -9 "$p" && killed=$p; fi
+done
+set +e; wait "$coordinator"; status=$?; set -e
+[ -n "$killed" ] || fail "no helper process found to kill"
+[ "$status" = 130 ] && grep -q "long.h5: helper process $killed ended without reporting" long.txt ||
+  fail "killed helper: status $status, $(cat long.txt)"
+complete=$(sed -n 's/^long.h5: \([0-9]*\) of 8 runs complete.*/\1/p' long.txt)
+[ -n "$complete" ] && [ "$complete" -lt 8 ] || fail "killed helper: $(cat long.txt)"
+"$GLIMPSE" run long.json -o long.h5 --processes 2 --quiet 2> long_rerun.txt ||
+  fail "rerun: $(cat long_rerun.txt)"
+grep -q "long.h5: 8 of 8 runs complete ($((8 - complete)) this time" long_rerun.txt ||
+  fail "the rerun did not do exactly the $((8 - complete)) missing runs: $(cat long_rerun.txt)"
 
 # Bad names and values, refused before any run with what is wrong.
 expect_error() {  # expected text, then the protocol's learner entry
