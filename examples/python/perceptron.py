@@ -20,12 +20,21 @@ class Perceptron:
         self.W = np.zeros((K, d))
 
     def predict(self, x):
+        if isinstance(x, tuple):  # a sparse row: (indices, values)
+            indices, values = x
+            return self.W[:, indices] @ values
         return self.W @ x  # K scores; glimpse takes their argmax (lowest label on ties)
 
     def learn(self, x, predicted, proposed, feedback):
         if feedback is None:  # the query rule did not ask
             return
         kind, y = feedback  # ("label", y) or ("noisy_label", y); labels are 0..K-1
-        if y != predicted:
+        if y == predicted:
+            return
+        if isinstance(x, tuple):
+            indices, values = x
+            self.W[y, indices] += self.eta * values
+            self.W[predicted, indices] -= self.eta * values
+        else:
             self.W[y] += self.eta * x
             self.W[predicted] -= self.eta * x

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Learners written in Python (docs/python.md), as a user runs them: examples/python/perceptron.py and cspa.py give
-# the same traces as the C++ perceptron and cspa in double precision on the same protocol (every round of every
+# the same traces as the C++ perceptron and cspa in double precision on the same protocol, dense and sparse rows (every round of every
 # run), whatever the thread count or the number of processes sharing the sweep; its declared parameter is described, validated and gridded like a C++ plugin's; a learner that
 # raises fails its own runs only, with the Python error and line in the record; bad names say what is wrong.
 set -euo pipefail
@@ -34,6 +34,28 @@ cat > bandit.json <<JSON
  "metrics": [{"name": "online_accuracy"}, {"name": "mistakes"}],
  "seeds": 3}
 JSON
+# Sparse rows (a LIBSVM file stored sparse) reach Python as (indices, values).
+/usr/bin/python3 - <<'PY'
+import random
+random.seed(5)
+with open("sparse.libsvm", "w") as f:
+    for i in range(600):
+        label = i % 3 + 1
+        features = sorted(random.sample(range(1, 201), 8) + [label])
+        f.write(f"{label} " + " ".join(f"{j}:{random.uniform(-1, 1) + (0.4 if j == label else 0):.4f}"
+                                       for j in sorted(set(features))) + "\n")
+PY
+cat > sparse.json <<JSON
+{"name": "sparse",
+ "datasets": [{"source": "libsvm", "params": {"path": "sparse.libsvm", "layout": "sparse"}}],
+ "oracle": {"name": "full"},
+ "learners": [{"name": "$perceptron", "grid": {"eta": [0.3, 1]}},
+              {"name": "perceptron", "params": {"precision": "double"}, "grid": {"eta": [0.3, 1]}}],
+ "metrics": [{"name": "online_accuracy"}, {"name": "mistakes"}],
+ "passes": 2,
+ "seeds": 3}
+JSON
+"$GLIMPSE" run sparse.json -o sparse.h5 -j 2 --quiet 2> /dev/null
 "$GLIMPSE" run same.json -o two.h5 -j 2 --quiet 2> /dev/null
 "$GLIMPSE" run same.json -o one.h5 -j 1 --quiet 2> /dev/null
 "$GLIMPSE" run bandit.json -o bandit.h5 -j 2 --quiet 2> /dev/null
@@ -45,7 +67,7 @@ grep -q "processes.h5: 12 of 12 runs complete (12 this time" processes.txt || fa
 import json
 import h5py
 import numpy as np
-for path, parameter in (("one.h5", "eta"), ("two.h5", "eta"), ("bandit.h5", "beta")):
+for path, parameter in (("one.h5", "eta"), ("two.h5", "eta"), ("bandit.h5", "beta"), ("sparse.h5", "eta")):
     with h5py.File(path, "r") as f:
         pairs = {}
         for run in f["runs"].values():
