@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Learners written in Python (docs/python.md), as a user runs them: examples/python/perceptron.py and cspa.py give
-# the same traces as the C++ perceptron and cspa in double precision on the same protocol, dense and sparse rows (every round of every
-# run), whatever the thread count or the number of processes sharing the sweep; its declared parameter is described, validated and gridded like a C++ plugin's; a learner that
-# raises fails its own runs only, with the Python error and line in the record; bad names say what is wrong.
+# Learners written in Python (docs/python.md), as a user runs them: examples/python/perceptron.py and cspa.py
+# give the same traces as the C++ perceptron and cspa in double precision on the same protocol, on dense and
+# sparse rows (every round of every run), whatever the thread count or the number of processes sharing the sweep;
+# a declared parameter is described, validated and gridded like a C++ plugin's; a learner that raises fails its
+# own runs only, with the Python error and line in the record; a killed helper process loses only its run in
+# flight; bad names say what is wrong.
 set -euo pipefail
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
