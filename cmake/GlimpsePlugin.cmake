@@ -1,6 +1,8 @@
-# glimpse_add_plugin(NAME <name> KIND <kind> SOURCES <files...> [LIBRARIES <targets...>])
+# glimpse_add_plugin(NAME <name> KIND <kind> SOURCES <files...> [LIBRARIES <targets...>] [TESTS <files...>])
 #
-# Builds one plugin: a MODULE library named <name>.so that exports glimpse_plugin_entry.
+# Builds one plugin: a MODULE library named <name>.so that exports glimpse_plugin_entry. TESTS: GoogleTest sources
+# built into <target>_test (with gtest_main and glimpse/testing.hpp; PLUGIN_DIR names the folder the plugin is built
+# in) and registered as the CTest test plugin.<name>, when GoogleTest is found and BUILD_TESTING is not OFF.
 # In the glimpse tree it lands in the build's plugin folder and is installed beside the CLI's;
 # out of tree it lands in the caller's build folder (point GLIMPSE_PLUGIN_PATH at it).
 set(GLIMPSE_PLUGIN_KINDS learner oracle query_rule metric data_source transform)
@@ -10,7 +12,7 @@ cmake_policy(PUSH)
 cmake_policy(SET CMP0057 NEW)
 
 function(glimpse_add_plugin)
-  cmake_parse_arguments(ARG "" "NAME;KIND" "SOURCES;LIBRARIES" ${ARGN})
+  cmake_parse_arguments(ARG "" "NAME;KIND" "SOURCES;LIBRARIES;TESTS" ${ARGN})
   if(NOT ARG_NAME OR NOT ARG_SOURCES)
     message(FATAL_ERROR "glimpse_add_plugin: NAME and SOURCES are required")
   endif()
@@ -36,6 +38,23 @@ function(glimpse_add_plugin)
       INSTALL_RPATH "$ORIGIN/../..")
     install(TARGETS ${target} LIBRARY DESTINATION ${GLIMPSE_PLUGIN_INSTALL_DIR})
     set_property(GLOBAL APPEND PROPERTY GLIMPSE_PLUGIN_TARGETS ${target})
+  endif()
+  if(ARG_TESTS AND (NOT DEFINED BUILD_TESTING OR BUILD_TESTING))
+    find_package(GTest QUIET)
+    if(GTest_FOUND)
+      add_executable(${target}_test ${ARG_TESTS})
+      if(TARGET glimpse_framework)
+        target_link_libraries(${target}_test PRIVATE glimpse_framework glimpse_warnings glimpse_arch ${ARG_LIBRARIES})
+      else()
+        target_link_libraries(${target}_test PRIVATE glimpse::framework ${ARG_LIBRARIES})
+      endif()
+      target_link_libraries(${target}_test PRIVATE GTest::gtest_main)
+      target_compile_definitions(${target}_test PRIVATE PLUGIN_DIR="$<TARGET_FILE_DIR:${target}>")
+      add_dependencies(${target}_test ${target})
+      add_test(NAME plugin.${ARG_NAME} COMMAND ${target}_test)
+    else()
+      message(STATUS "glimpse_add_plugin(${ARG_NAME}): GoogleTest not found, its TESTS are not built")
+    endif()
   endif()
 endfunction()
 cmake_policy(POP)

@@ -25,6 +25,7 @@
 #include "glimpse/error.hpp"
 #include "mpi_dispatcher.hpp"
 #include "orchestrator.hpp"
+#include "new_plugin.hpp"
 #include "process_dispatcher.hpp"
 #include "plugin_registry.hpp"
 #include "protocol.hpp"
@@ -65,6 +66,7 @@ Usage:
   glimpse datasets list              datasets of the catalog, and which are installed
   glimpse datasets install [NAME...] install datasets from Debian packages (all without NAME)
   glimpse plugins                    list the plugins that can be loaded
+  glimpse new learner NAME [--out D] a working learner plugin to start from: code, unit test, README
   glimpse describe NAME              a plugin's description and parameters
   glimpse --version | --help         ('glimpse COMMAND --help' for a command's options)
 
@@ -513,6 +515,38 @@ int command_export(const std::vector<std::string>& args) {
   return 0;
 }
 
+int command_new(const std::vector<std::string>& args) {
+  po::options_description options(
+      "glimpse new learner NAME: a working learner plugin to start from: NAME.cpp (a multiclass Perceptron),\n"
+      "NAME_test.cpp (its unit tests, with glimpse/testing.hpp), README.md and CMakeLists.txt. Run at the top of\n"
+      "the glimpse tree, it writes plugins/learners/NAME, built and tested with the rest; elsewhere (or with\n"
+      "--out), a project of its own built against an installed glimpse\n\nOptions");
+  options.add_options()("help,h", "show this help")("kind", po::value<std::string>(), "learner")(
+      "name", po::value<std::string>(), "the plugin's name (lower_snake_case)")(
+      "out", po::value<std::string>(), "the folder to write (a project of its own)");
+  po::positional_options_description positional;
+  positional.add("kind", 1).add("name", 1);
+  const auto vm = parse(args, options, positional);
+  if (vm.count("help") || !vm.count("kind") || !vm.count("name")) {
+    std::cout << options << '\n';
+    return vm.count("help") ? 0 : 2;
+  }
+  if (vm["kind"].as<std::string>() != "learner")
+    throw glimpse::Error("glimpse new", "only 'learner' has a template so far, got '" + vm["kind"].as<std::string>() +
+                                            "' (docs/writing-a-plugin.md shows the other kinds' contracts)");
+  const std::string name = vm["name"].as<std::string>();
+  const bool in_tree = !vm.count("out") && fs::exists("framework/include/glimpse/plugin.hpp") &&
+                       fs::is_directory("plugins/learners");
+  const fs::path folder = vm.count("out") ? fs::path(vm["out"].as<std::string>())
+                          : in_tree       ? fs::path("plugins/learners") / name
+                                          : fs::path(name);
+  for (const auto& file : glimpse::cli::write_new_learner(name, folder, in_tree)) std::cout << file.string() << '\n';
+  std::cout << (in_tree ? "in the glimpse tree: `cmake build && cmake --build build` builds it, `ctest --test-dir build "
+                          "-R plugin." + name + "` tests it; record its golden fingerprint as its README says\n"
+                        : "a project of its own: see " + (folder / "README.md").string() + " to build and test it\n");
+  return 0;
+}
+
 // Runs a program (no shell) with its standard output sent to our standard error; its exit status, or -1.
 int run_program(const std::vector<std::string>& command) {
   std::vector<char*> argv;
@@ -668,6 +702,7 @@ int main(int argc, char** argv) {
     if (command == "summary") return command_summary(args);
     if (command == "report") return command_report(args);
     if (command == "export") return command_export(args);
+    if (command == "new") return command_new(args);
     if (command == "merge") return command_merge(args);
     if (command == "status") return command_status(args);
     if (command == "reproduce") return command_reproduce(args);
