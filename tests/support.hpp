@@ -42,6 +42,25 @@ std::unique_ptr<Kind> make(const std::string& name, const std::map<std::string, 
   return plugins().make<Kind>(name, overrides, shape);
 }
 
+// The oracle a learner is tested with: the first of its declared feedback kinds in this order.
+inline std::string oracle_for(const PluginSpec& spec) {
+  for (const auto& [kind, oracle] : {std::pair{FeedbackKind::candidate_set, "candidate_set"},
+                                     std::pair{FeedbackKind::complementary, "complementary"},
+                                     std::pair{FeedbackKind::correctness, "bandit"}, std::pair{FeedbackKind::label, "full"}})
+    if (spec.accepts.contains(kind)) return oracle;
+  return "";
+}
+
+// Every online learner in the registry (one that learns from some oracle); plugin families make none of their own.
+inline std::vector<const LoadedPlugin*> online_learners() {
+  std::vector<const LoadedPlugin*> learners;
+  for (const auto* plugin : registry().plugins())
+    if (plugin->spec->kind == PluginKind::learner && !oracle_for(*plugin->spec).empty() &&
+        !plugin->entry->describe_member)
+      learners.push_back(plugin);
+  return learners;
+}
+
 using testing::DenseRow;
 using testing::SparseRow;
 

@@ -16,14 +16,6 @@ const char* const golden_file = GLIMPSE_TEST_DATA_DIR "/golden/learner_arithmeti
 
 // The oracle of the weakest feedback a learner accepts (a candidate-set learner is then tested on sets, not on the
 // single labels it also takes).
-std::string oracle_for(const PluginSpec& spec) {
-  for (const auto& [kind, oracle] : {std::pair{FeedbackKind::candidate_set, "candidate_set"},
-                                     std::pair{FeedbackKind::complementary, "complementary"},
-                                     std::pair{FeedbackKind::correctness, "bandit"}, std::pair{FeedbackKind::label, "full"}})
-    if (spec.accepts.contains(kind)) return oracle;
-  return "";
-}
-
 struct Played {
   std::vector<std::int32_t> predicted, proposed;
   std::vector<double> scores;
@@ -87,16 +79,6 @@ std::string fingerprint(const Played& played) {
   }
   std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(h));
   return buffer;
-}
-
-std::vector<const LoadedPlugin*> online_learners() {
-  std::vector<const LoadedPlugin*> learners;
-  // A plugin family (python) makes no learner of its own, only its members (tests/cli/python_learners.sh).
-  for (const auto* plugin : registry().plugins())
-    if (plugin->spec->kind == PluginKind::learner && !oracle_for(*plugin->spec).empty() &&
-        !plugin->entry->describe_member)
-      learners.push_back(plugin);
-  return learners;
 }
 
 TEST(LearnerContract, SameSeedSamePredictionsAndFiniteScores) {
