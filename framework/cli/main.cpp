@@ -96,6 +96,24 @@ po::variables_map parse(const std::vector<std::string>& args, const po::options_
   return vm;
 }
 
+// A command's arguments. When --help is asked for, or one of the `required` arguments is missing, the help is
+// printed and `exit_status` is what the command returns (0 or 2).
+struct ParsedCommand {
+  po::variables_map vm;
+  std::optional<int> exit_status;
+};
+ParsedCommand parse_command(const std::vector<std::string>& args, const po::options_description& options,
+                            const po::positional_options_description& positional,
+                            std::initializer_list<const char*> required) {
+  ParsedCommand parsed{parse(args, options, positional), std::nullopt};
+  const bool help = parsed.vm.count("help") > 0;
+  if (help || std::any_of(required.begin(), required.end(), [&](const char* name) { return !parsed.vm.count(name); })) {
+    std::cout << options << '\n';
+    parsed.exit_status = help ? 0 : 2;
+  }
+  return parsed;
+}
+
 int command_run(const std::vector<std::string>& args) {
   po::options_description options(
       "glimpse run [PROTOCOL] [options]\n\n"
@@ -220,11 +238,8 @@ int command_merge(const std::vector<std::string>& args) {
       "files", po::value<std::vector<std::string>>()->multitoken(), "trace files to merge");
   po::positional_options_description positional;
   positional.add("output", 1).add("files", -1);
-  const auto vm = parse(args, options, positional);
-  if (vm.count("help") || !vm.count("output") || !vm.count("files")) {
-    std::cout << options << '\n';
-    return vm.count("help") ? 0 : 2;
-  }
+  const auto [vm, exit_status] = parse_command(args, options, positional, {"output", "files"});
+  if (exit_status) return *exit_status;
   std::vector<fs::path> inputs;
   for (const auto& file : vm["files"].as<std::vector<std::string>>()) inputs.emplace_back(file);
   const fs::path output = vm["output"].as<std::string>();
@@ -255,11 +270,8 @@ int command_status(const std::vector<std::string>& args) {
       "all", "list every run not complete (default: failed and in-flight runs, and the first 20 missing)");
   po::positional_options_description positional;
   positional.add("protocol", 1).add("files", -1);
-  const auto vm = parse(args, options, positional);
-  if (vm.count("help") || !vm.count("protocol") || !vm.count("files")) {
-    std::cout << options << '\n';
-    return vm.count("help") ? 0 : 2;
-  }
+  const auto [vm, exit_status] = parse_command(args, options, positional, {"protocol", "files"});
+  if (exit_status) return *exit_status;
   const auto registry = glimpse::PluginRegistry::discover();
   const glimpse::Protocol protocol = glimpse::load_protocol_file(vm["protocol"].as<std::string>(), registry);
   const std::string hash = glimpse::protocol_hash_text(protocol);
@@ -351,11 +363,8 @@ int command_describe(const std::vector<std::string>& args) {
   options.add_options()("help,h", "show this help")("name", po::value<std::string>(), "plugin name");
   po::positional_options_description positional;
   positional.add("name", 1);
-  const auto vm = parse(args, options, positional);
-  if (vm.count("help") || !vm.count("name")) {
-    std::cout << options << '\n';
-    return vm.count("help") ? 0 : 2;
-  }
+  const auto [vm, exit_status] = parse_command(args, options, positional, {"name"});
+  if (exit_status) return *exit_status;
   const auto registry = glimpse::PluginRegistry::discover();
   const std::string name = vm["name"].as<std::string>();
   const glimpse::LoadedPlugin* plugin = registry.find(name);
@@ -404,11 +413,8 @@ int command_datasets(const std::vector<std::string>& args) {
       "catalog", po::value<std::string>(), "a catalog file instead of the built-in one");
   po::positional_options_description positional;
   positional.add("action", 1).add("names", -1);
-  const auto vm = parse(args, options, positional);
-  if (vm.count("help") || !vm.count("action")) {
-    std::cout << options << '\n';
-    return vm.count("help") ? 0 : 2;
-  }
+  const auto [vm, exit_status] = parse_command(args, options, positional, {"action"});
+  if (exit_status) return *exit_status;
   std::vector<glimpse::CatalogEntry> file_catalog;
   if (vm.count("catalog")) {
     std::ifstream in(vm["catalog"].as<std::string>());
@@ -457,11 +463,8 @@ int command_summary(const std::vector<std::string>& args) {
       "all", "every grid point, not only the chosen one (parameter sensitivity)");
   po::positional_options_description positional;
   positional.add("file", 1);
-  const auto vm = parse(args, options, positional);
-  if (vm.count("help") || !vm.count("file")) {
-    std::cout << options << '\n';
-    return vm.count("help") ? 0 : 2;
-  }
+  const auto [vm, exit_status] = parse_command(args, options, positional, {"file"});
+  if (exit_status) return *exit_status;
   const auto view = vm.count("table") ? glimpse::SummaryView::table
                     : vm.count("all") ? glimpse::SummaryView::every_grid_point
                                       : glimpse::SummaryView::rows;
@@ -484,11 +487,8 @@ int command_export(const std::vector<std::string>& args) {
       "out", po::value<std::string>(), "folder to write the tables to, instead of standard output");
   po::positional_options_description positional;
   positional.add("file", 1);
-  const auto vm = parse(args, options, positional);
-  if (vm.count("help") || !vm.count("file")) {
-    std::cout << options << '\n';
-    return vm.count("help") ? 0 : 2;
-  }
+  const auto [vm, exit_status] = parse_command(args, options, positional, {"file"});
+  if (exit_status) return *exit_status;
   const std::string file_name = vm["file"].as<std::string>();
   const std::string run = vm["run"].as<std::string>();
   const std::string format_name = vm["format"].as<std::string>();
@@ -526,11 +526,8 @@ int command_new(const std::vector<std::string>& args) {
       "out", po::value<std::string>(), "the folder to write (a project of its own)");
   po::positional_options_description positional;
   positional.add("kind", 1).add("name", 1);
-  const auto vm = parse(args, options, positional);
-  if (vm.count("help") || !vm.count("kind") || !vm.count("name")) {
-    std::cout << options << '\n';
-    return vm.count("help") ? 0 : 2;
-  }
+  const auto [vm, exit_status] = parse_command(args, options, positional, {"kind", "name"});
+  if (exit_status) return *exit_status;
   if (vm["kind"].as<std::string>() != "learner")
     throw glimpse::Error("glimpse new", "only 'learner' has a template so far, got '" + vm["kind"].as<std::string>() +
                                             "' (docs/writing-a-plugin.md shows the other kinds' contracts)");
@@ -586,11 +583,8 @@ int command_report(const std::vector<std::string>& args) {
       "no-plots", "with --out: tables only");
   po::positional_options_description positional;
   positional.add("files", -1);
-  const auto vm = parse(args, options, positional);
-  if (vm.count("help") || !vm.count("files")) {
-    std::cout << options << '\n';
-    return vm.count("help") ? 0 : 2;
-  }
+  const auto [vm, exit_status] = parse_command(args, options, positional, {"files"});
+  if (exit_status) return *exit_status;
   glimpse::ReportOptions report_options;
   if (vm.count("metric")) report_options.metrics = vm["metric"].as<std::vector<std::string>>();
   if (vm.count("goal")) {

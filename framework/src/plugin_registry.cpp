@@ -152,7 +152,7 @@ void PluginRegistry::load_file(const fs::path& file) {
     problems_.push_back("plugin '" + spec->name + "' is defined twice: " + existing->file.string() + " and " + where);
     return;
   }
-  plugins_.push_back({spec, entry, file});
+  plugins_.push_back({spec, entry, file, ""});
 }
 
 const LoadedPlugin* PluginRegistry::find(std::string_view name) const noexcept {
