@@ -253,19 +253,14 @@ class PythonLearner final : public glimpse::Learner {
   }
 
   PythonLearner(const std::string& argument, const glimpse::ParamValues& params) {
-    const glimpse::PluginSpec declared = member_spec(argument);
+    // The class's module is loaded and its parameters were resolved and typed against member_spec() when the
+    // host described this member: the values need no second reading of the declaration.
+    ensure_python();
     py::gil_scoped_acquire gil;
     try {
       py::dict values;
-      for (const auto& p : declared.params) {
-        const char* name = p.name.c_str();
-        switch (p.type) {
-          case glimpse::ParamType::real: values[name] = params.real(p.name); break;
-          case glimpse::ParamType::integer: values[name] = params.integer(p.name); break;
-          case glimpse::ParamType::boolean: values[name] = params.boolean(p.name); break;
-          default: values[name] = params.text(p.name); break;
-        }
-      }
+      for (const auto& [name, value] : params.entries())
+        values[name.c_str()] = std::visit([](const auto& v) { return py::cast(v); }, value);
       object_ = py::handle(python_class(argument))(values);
       reset_ = object_.attr("reset");
       predict_ = object_.attr("predict");
