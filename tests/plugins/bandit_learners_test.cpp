@@ -331,5 +331,26 @@ TEST(Confidit, ProjectionKeepsScoresWithinAlpha) {
   EXPECT_GT(pred.scores[0], 0.5);
 }
 
+// The CSPA authors' kernel Confidit (confidit_kernel.py) passes the searched eta positionally into `test_x`, so it
+// always runs with eta = 100, and starts A at 2 I (alpha = sqrt(2) - 1). After one right answer on x = e1, class 0
+// has w_0 = 1/3 (A_0 = 2 + 1 = 3): with eta = 100 its bound 1/3 + sqrt(100/3) = 6.107 is below the untried
+// classes' sqrt(100/2) = 7.071, so the program keeps exploring; with eta = 0.01 (a value its search "chose")
+// 1/3 + sqrt(0.01/3) = 0.391 beats sqrt(0.01/2) = 0.0707, and the published algorithm exploits.
+TEST(Confidit, TheAuthorsProgramsFixedEtaKeepsExploringWhereTheSearchedEtaExploits) {
+  for (const auto& [eta, second] : {std::pair{"100", 1}, std::pair{"0.01", 0}}) {
+    auto confidit = make<Learner>("confidit", {{"eta", eta}, {"alpha", "0.41421356237309503"}, {"precision", "double"}});
+    confidit->reset({10, 1, 3}, 0);
+    const DenseRow x({1.0f});
+    Prediction pred;
+    pred.scores.resize(3);
+    confidit->predict(x.view(), pred);
+    ASSERT_EQ(pred.proposed, 0) << "equal bounds: the first class, as np.argmax";
+    confidit->learn(x.view(), pred, CorrectnessFeedback{true});
+    confidit->predict(x.view(), pred);
+    EXPECT_NEAR(pred.scores[0], 1.0 / 3.0, 1e-12) << "eta " << eta;
+    EXPECT_EQ(pred.proposed, second) << "eta " << eta;
+  }
+}
+
 }  // namespace
 }  // namespace glimpse::test
