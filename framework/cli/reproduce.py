@@ -828,18 +828,29 @@ class Page:
         return count >= need and bool(parts), f"{count} of {len(parts)} learners (needs {need}): " + "; ".join(parts)
 
     def claim_most_stable(self, spec):
-        """`learner`'s std over trials is the smallest of the table's learners on at least `at_least` datasets."""
+        """`learner`'s std over trials is the smallest of the table's learners on at least `at_least` datasets: the
+        std of the final value, or with "curve" the std at each point of that curve averaged along it (the mean
+        width of a learning-curve figure's shaded band)."""
         t, means = self.table_means(spec["table"], spec.get("procedure", "held_out"))
         learner, scale = spec["learner"], t["spec"].get("scale", 1)
+        spread = {}
+        for dataset, by_learner in means.items():
+            for name, chosen in by_learner.items():
+                if "curve" not in spec:
+                    spread[(dataset, name)] = chosen["std"]
+                    continue
+                series = t["trace"].curves(chosen["runs"], spec["curve"])
+                length = min(len(v) for _, v in series)
+                spread[(dataset, name)] = sum(mean_std([v[i] for _, v in series])[1] for i in range(length)) / length
         count, parts = 0, []
         for dataset, by_learner in means.items():
             if learner not in by_learner:
                 continue
-            smallest = min(by_learner, key=lambda name: by_learner[name]["std"])
-            ok = by_learner[learner]["std"] <= by_learner[smallest]["std"]
+            smallest = min(by_learner, key=lambda name: spread[(dataset, name)])
+            ok = spread[(dataset, learner)] <= spread[(dataset, smallest)]
             count += ok
-            parts.append(f"{dataset}: {by_learner[learner]['std'] * scale:.2f} vs smallest {smallest} "
-                         f"{by_learner[smallest]['std'] * scale:.2f}")
+            parts.append(f"{dataset}: {spread[(dataset, learner)] * scale:.2f} vs smallest {smallest} "
+                         f"{spread[(dataset, smallest)] * scale:.2f}")
         need = spec.get("at_least", len(parts))
         return count >= need and parts, f"{count} of {len(parts)} datasets (needs {need}): " + "; ".join(parts)
 
