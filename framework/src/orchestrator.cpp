@@ -338,7 +338,18 @@ std::shared_ptr<const Dataset> PreparedDataset::materialize(std::uint64_t seed) 
     fill_stream_order(first_pass, StreamKeys::order_key(seed, name), 0, order, copy.labels(), copy.num_classes());
     const std::uint64_t key =
         derive_key(derive_key(StreamKeys::dataset_key(seed, name), hash_name("transform")), first_seed_transform + i);
-    seed_transforms[i]->apply(copy, {seed, key, first_pass});
+    std::vector<std::int64_t> fit_rows;
+    if (fit_split && seed_transforms[i]->fits_statistics()) {
+      // The split the runs will draw (it depends on the labels only, which transforms keep).
+      const BatchSplitRows split = make_batch_split(copy, *fit_split, split_key(seed, split_name));
+      if (fit_split->fit_transforms_on == BatchSplit::FitRows::labelled) {
+        for (const std::int64_t labelled : split.labelled)
+          fit_rows.push_back(split.train[static_cast<std::size_t>(labelled)]);
+      } else {
+        fit_rows = split.train;
+      }
+    }
+    seed_transforms[i]->apply(copy, {seed, key, first_pass, fit_rows});
   }
   copy.validate(where + ", seed " + std::to_string(seed));
   print_notes(copy, where + ", seed " + std::to_string(seed), shared_notes);
@@ -442,7 +453,8 @@ void fill_stream_order(std::span<std::int64_t> order, std::uint64_t order_key, s
 namespace {
 // Loads one dataset entry and applies its transforms up to the first per-seed one. `stream_name` keys its
 // per-seed transforms: a test part uses its training part's name, so a split drawn in both is complementary.
-PreparedDataset prepare_one(const DatasetUse& use, StreamOrder order, const std::string& stream_name) {
+PreparedDataset prepare_one(const DatasetUse& use, StreamOrder order, const std::string& stream_name,
+                            const std::optional<BatchSplit>& fit_split = std::nullopt) {
   {
     const std::string where = use.where + " (dataset '" + use.name + "')";
     Dataset data;
@@ -461,14 +473,18 @@ PreparedDataset prepare_one(const DatasetUse& use, StreamOrder order, const std:
     std::vector<std::unique_ptr<Transform>> transforms;
     for (const auto& transform : use.transforms)
       transforms.push_back(create_as<Transform>(transform, transform.resolve(0, &raw_shape)));
-    // Transforms before the first per-seed one run once; from there on, once per seed on a copy.
+    // Transforms before the first per-seed one run once; from there on, once per seed on a copy. Fitted on a
+    // split's training part, a transform with fitted statistics is per seed too (each seed draws its own split).
+    const auto seed_dependent = [&](const Transform& t) { return t.per_seed() || (fit_split && t.fits_statistics()); };
     std::size_t first_per_seed = 0;
-    while (first_per_seed < transforms.size() && !transforms[first_per_seed]->per_seed())
+    while (first_per_seed < transforms.size() && !seed_dependent(*transforms[first_per_seed]))
       transforms[first_per_seed++]->apply(data, {});
     PreparedDataset prepared;
     prepared.name = stream_name;
     prepared.where = where;
     prepared.order = order;
+    prepared.fit_split = fit_split;
+    prepared.split_name = use.split_name();
     prepared.first_seed_transform = first_per_seed;
     for (std::size_t i = first_per_seed; i < transforms.size(); ++i)
       prepared.seed_transforms.push_back(std::move(transforms[i]));
@@ -483,12 +499,25 @@ PreparedDataset prepare_one(const DatasetUse& use, StreamOrder order, const std:
 std::vector<PreparedDataset> prepare_datasets(const Protocol& protocol) {
   std::vector<PreparedDataset> result;
   for (const auto& use : protocol.datasets) {
-    PreparedDataset prepared = prepare_one(use, protocol.order, use.name);
+    std::optional<BatchSplit> fit_split;
+    if (protocol.batch() && protocol.split.fit_transforms_on != BatchSplit::FitRows::all)
+      fit_split = split_rule(protocol, use);
+    PreparedDataset prepared = prepare_one(use, protocol.order, use.name, fit_split);
     if (!use.test.empty())
       prepared.test = std::make_shared<const PreparedDataset>(prepare_one(use.test.front(), protocol.order, use.name));
     result.push_back(std::move(prepared));
   }
   return result;
+}
+
+BatchSplit split_rule(const Protocol& protocol, const DatasetUse& use) {
+  BatchSplit rule = protocol.split;
+  if (use.labelled) rule.labelled = *use.labelled;
+  return rule;
+}
+
+std::uint64_t split_key(std::uint64_t seed, const std::string& split_name) {
+  return derive_key(StreamKeys::dataset_key(seed, split_name), hash_name("split"));
 }
 
 namespace {
@@ -667,13 +696,11 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
       if (protocol.batch()) {
         BatchRunInputs inputs;
         inputs.data = &data;
-        const std::pair split_key{run.dataset, run.seed};
-        const std::shared_ptr<BatchSplitState> split = splits.acquire(split_key, [&] {
-          BatchSplit rule = protocol.split;
-          if (dataset_use.labelled) rule.labelled = *dataset_use.labelled;
+        const std::pair split_id{run.dataset, run.seed};
+        const std::shared_ptr<BatchSplitState> split = splits.acquire(split_id, [&] {
           auto state = std::make_shared<BatchSplitState>();
-          state->rows = make_batch_split(
-              data, rule, derive_key(StreamKeys::dataset_key(run.seed, dataset_use.split_name()), hash_name("split")));
+          state->rows =
+              make_batch_split(data, split_rule(protocol, dataset_use), split_key(run.seed, dataset_use.split_name()));
           return state;
         });
         inputs.split = &split->rows;
@@ -690,10 +717,10 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
         try {
           finished = run_batch(inputs, record);
         } catch (...) {
-          splits.release(split_key);
+          splits.release(split_id);
           throw;
         }
-        splits.release(split_key);
+        splits.release(split_id);
         if (!finished) return false;
       } else {
         learner = create_as<Learner>(learner_use, run.learner_params);

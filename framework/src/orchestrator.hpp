@@ -104,11 +104,20 @@ struct PreparedDataset {
   std::string name, where;
   StreamOrder order = StreamOrder::shuffle;
   std::shared_ptr<const PreparedDataset> test;  // the held-out part, when the protocol names one
+  // Batch protocols fitting transforms on training rows: how each seed's split is drawn (its rule and stream
+  // name), so that a transform with fitted statistics learns only from that seed's training part.
+  std::optional<BatchSplit> fit_split;
+  std::string split_name;
 
   bool per_seed() const noexcept { return !seed_transforms.empty(); }
   std::shared_ptr<const Dataset> materialize(std::uint64_t seed) const;
 };
 std::vector<PreparedDataset> prepare_datasets(const Protocol& protocol);
+
+// A batch protocol's split rule for one dataset (its own labelled fraction, if it gives one) and the key of its
+// stream for a seed: the same split for every run, and for the transforms fitted on its training part.
+BatchSplit split_rule(const Protocol& protocol, const DatasetUse& use);
+std::uint64_t split_key(std::uint64_t seed, const std::string& split_name);
 
 // The order in which a run visits the rows in pass `pass`: a permutation drawn from (order_key, pass), or
 // the file order when not shuffling. Runs with the same seed and dataset share the key.

@@ -117,8 +117,8 @@ class Reader {
       }
       for (const auto& q : base.spec->params)
         if (q.required && !given.count(q.name))
-          throw Error(where, "learner '" + learner + "' needs its parameter '" + q.name + "' as " + wrapper.name +
-                                 "." + q.name + " (" + q.doc + ")");
+          throw Error(where, "learner '" + learner + "' needs its parameter '" + q.name + "' as " + wrapper.name + "." +
+                                 q.name + " (" + q.doc + ")");
     }
   }
 
@@ -157,7 +157,8 @@ class Reader {
     };
     std::vector<WrappedValue> wrapped;
     // One value as written at `value_path`, for the parameter `key` (declared, or wrapped when `p` is null).
-    const auto take = [&](const std::string& key, const ParamSpec* p, const pt::ptree& v, const std::string& value_path) {
+    const auto take = [&](const std::string& key, const ParamSpec* p, const pt::ptree& v,
+                          const std::string& value_path) {
       const std::string text = value(v, value_path, p ? "a single " + p->type_name() + " value" : "a single value");
       if (p)
         check_value(*p, text, at(value_path));
@@ -180,7 +181,8 @@ class Reader {
         if (!is_list(values)) fail(g_path, "expected a non-empty list of values");
         std::vector<RawParam> entries;
         int i = 0;
-        for (const auto& item : values) entries.push_back(take(key, p, item.second, g_path + "[" + std::to_string(i++) + "]"));
+        for (const auto& item : values)
+          entries.push_back(take(key, p, item.second, g_path + "[" + std::to_string(i++) + "]"));
         use.grid.emplace_back(key, std::move(entries));
       }
     }
@@ -369,13 +371,25 @@ Protocol parse_protocol(const std::string& text, const std::string& file, const 
   if (const auto* split = r.child(root, "split")) {
     if (!batch) r.fail("split", "only batch protocols (\"kind\": \"batch\") split their datasets");
     if (!is_object(*split)) r.fail("split", "expected {\"test\": FRACTION, \"labelled\": FRACTION, \"folds\": N}");
-    r.only_keys(*split, "split", {"test", "labelled", "folds"});
+    r.only_keys(*split, "split", {"test", "labelled", "folds", "fit_transforms_on"});
     if (const auto* t = r.child(*split, "test")) protocol.split.test = parse_fraction(r, *t, "split.test", false);
     if (const auto* l = r.child(*split, "labelled"))
       protocol.split.labelled = parse_fraction(r, *l, "split.labelled", true);
     if (const auto* folds = r.child(*split, "folds")) {
       protocol.split.folds = parse_integer(r, *folds, "split.folds", 0);
       if (protocol.split.folds == 1) r.fail("split.folds", "expected 0 (no cross-validation) or at least 2, got 1");
+    }
+    if (const auto* fit = r.child(*split, "fit_transforms_on")) {
+      const std::string v = r.value(*fit, "split.fit_transforms_on", "training, labelled or all");
+      using FitRows = BatchSplit::FitRows;
+      if (v == "training")
+        protocol.split.fit_transforms_on = FitRows::training;
+      else if (v == "labelled")
+        protocol.split.fit_transforms_on = FitRows::labelled;
+      else if (v == "all")
+        protocol.split.fit_transforms_on = FitRows::all;
+      else
+        r.fail("split.fit_transforms_on", "expected training, labelled or all, got '" + v + "'");
     }
   }
 

@@ -25,8 +25,8 @@ struct RawParam {
 struct PluginUse {
   const LoadedPlugin* plugin = nullptr;
   const PluginRegistry* registry = nullptr;  // finds the plugins that `learner` parameters name
-  std::string where;             // "file.json: learners[1]"
-  std::vector<RawParam> params;  // fixed values
+  std::string where;                         // "file.json: learners[1]"
+  std::vector<RawParam> params;              // fixed values
   // Learners, query rules and transforms: parameter name -> one entry per grid value, in file order.
   std::vector<std::pair<std::string, std::vector<RawParam>>> grid;
   // Metrics and learners: "as", defaulting to the plugin name (a metric's output name, a learner's label in
@@ -89,6 +89,9 @@ struct BatchSplit {
   double test = 0.3;
   double labelled = 0.3;
   std::int64_t folds = 0;
+  // The rows transforms with fitted statistics (standardize, minmax_scale) learn from: the training part
+  // (labelled and unlabelled rows; the default), the labelled rows only, or every row, test rows included.
+  enum class FitRows { training, labelled, all } fit_transforms_on = FitRows::training;
 };
 
 struct Protocol {

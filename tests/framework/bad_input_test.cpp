@@ -118,6 +118,8 @@ INSTANTIATE_TEST_SUITE_P(
                     "wrapped_out_of_range.json: learners[0].grid.base.eta[1]: expected a number > 0, got 0"},
         BadProtocol{"wrong_type.json", "wrong_type.json: seeds: expected an integer >= 1, got 'three'"},
         BadProtocol{"out_of_range.json", "out_of_range.json: learners[0].grid.eta[1]: expected a number > 0, got -0.5"},
+        BadProtocol{"fit_rows_typo.json",
+                    "fit_rows_typo.json: split.fit_transforms_on: expected training, labelled or all, got 'train'"},
         BadProtocol{"missing_dataset.json",
                     "missing_dataset.json: datasets[0]: dataset 'no_such_dataset' is not installed"}),
     [](const auto& test_case) {

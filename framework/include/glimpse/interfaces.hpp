@@ -177,6 +177,19 @@ struct SeedContext {
   std::uint64_t seed = 0;               // the runs' seed, as the protocol gives it
   std::uint64_t key = 0;                // a random-stream key for (seed, dataset, this transform)
   std::span<const std::int64_t> order;  // the rows in the order the runs' first pass visits them
+  // The rows a transform with fitted statistics (Transform::fits_statistics) may learn them from; empty: all rows.
+  // In batch protocols these are the seed's training rows, so that no test row moves a training statistic.
+  std::span<const std::int64_t> fit_rows;
+
+  // Calls visit(row) for every row a fitted statistic may learn from.
+  template <class Visit>
+  void for_each_fit_row(const Dataset& data, Visit&& visit) const {
+    if (fit_rows.empty()) {
+      for (std::int64_t row = 0; row < data.size(); ++row) visit(row);
+    } else {
+      for (const std::int64_t row : fit_rows) visit(row);
+    }
+  }
 
   // `order`, checked to list as many rows as `data` has: a mismatch is a bug in the caller (std::logic_error),
   // which would otherwise read past the rows.
@@ -194,6 +207,10 @@ class GLIMPSE_API Transform : public PluginObject {
   // (dataset, seed) to a copy shared by every run with that seed (e.g. noise drawn per trial, a kernel map
   // over the first rows of each trial's stream); every transform after it in the protocol is then per seed too.
   virtual bool per_seed() const { return false; }
+  // true: the transform learns statistics from the rows (a mean, a range) and applies them to every row. It then
+  // learns only from SeedContext::fit_rows: in batch protocols the seed's training part (the protocol's
+  // "split.fit_transforms_on"), which makes it, and every transform after it, per seed there.
+  virtual bool fits_statistics() const { return false; }
   // Rewrites the dataset in place (or replaces it).
   virtual void apply(Dataset& data, const SeedContext& seed) const = 0;
 };

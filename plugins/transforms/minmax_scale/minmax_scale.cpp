@@ -1,5 +1,6 @@
 // Per-feature min-max scaling to [lower, upper], fitted on the whole file as LIBSVM's svm-scale made the
-// ".scale" files the papers used (DATASETS.md: the papers' numbers depend on it).
+// ".scale" files the papers used (DATASETS.md: the papers' numbers depend on it), or in batch protocols on a
+// split's training part (SeedContext::fit_rows).
 #include <algorithm>
 #include <glimpse/glimpse.hpp>
 #include <limits>
@@ -9,20 +10,22 @@ namespace {
 class MinmaxScale final : public glimpse::Transform {
  public:
   static glimpse::PluginSpec spec() {
-    return {
-        .name = "minmax_scale",
-        .kind = glimpse::PluginKind::transform,
-        .summary = "x_j <- lower + (upper - lower)(x_j - min_j)/(max_j - min_j) per feature; constant features -> 0",
-        .reference = "ALGORITHMS.md section 1.1 (svm-scale)",
-        .params = {glimpse::ParamSpec::real("lower", "-1", "value of each feature's minimum"),
-                   glimpse::ParamSpec::real("upper", "1", "value of each feature's maximum")}};
+    return {.name = "minmax_scale",
+            .kind = glimpse::PluginKind::transform,
+            .summary =
+                "x_j <- lower + (upper - lower)(x_j - min_j)/(max_j - min_j) per feature (extremes from a batch "
+                "split's training rows); constant features -> 0",
+            .reference = "ALGORITHMS.md section 1.1 (svm-scale)",
+            .params = {glimpse::ParamSpec::real("lower", "-1", "value of each feature's minimum"),
+                       glimpse::ParamSpec::real("upper", "1", "value of each feature's maximum")}};
   }
   explicit MinmaxScale(const glimpse::ParamValues& params)
       : lower_(params.real("lower")), upper_(params.real("upper")) {
     if (!(lower_ < upper_))
       throw glimpse::Error("expected lower < upper, got " + std::to_string(lower_) + " and " + std::to_string(upper_));
   }
-  void apply(glimpse::Dataset& data, const glimpse::SeedContext&) const override {
+  bool fits_statistics() const override { return true; }
+  void apply(glimpse::Dataset& data, const glimpse::SeedContext& context) const override {
     if (!data.is_dense())
       throw glimpse::Error(
           "minmax_scale: sparse data would become dense (zeros move); load it densely "
@@ -33,7 +36,7 @@ class MinmaxScale final : public glimpse::Transform {
     std::vector<float> lo(static_cast<std::size_t>(d), std::numeric_limits<float>::infinity());
     std::vector<float> hi(static_cast<std::size_t>(d), -std::numeric_limits<float>::infinity());
     const auto values = data.mutable_values();
-    for (std::int64_t i = 0; i < data.size(); ++i) {
+    context.for_each_fit_row(data, [&](std::int64_t i) {
       const float* __restrict x = values.data() + i * d;
       float* __restrict low = lo.data();
       float* __restrict high = hi.data();
@@ -41,7 +44,7 @@ class MinmaxScale final : public glimpse::Transform {
         low[j] = x[j] < low[j] ? x[j] : low[j];
         high[j] = x[j] > high[j] ? x[j] : high[j];
       }
-    }
+    });
     std::vector<double> width(static_cast<std::size_t>(d));
     std::vector<std::int32_t> constant;  // set to 0; divided by 1 meanwhile, so the main loop has no branch
     for (std::int32_t j = 0; j < d; ++j) {
