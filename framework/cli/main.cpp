@@ -644,6 +644,9 @@ Options:
   --strict         exit 1 when a cell outside 2 paper std or a failed claim has no explanation
   -j, --threads N  worker threads of the runs (0: all cores)
   --shard I/N      run only shard I of N of every protocol; merge with 'glimpse merge', then --page-only
+  --mpi LAUNCHER   run every sweep under LAUNCHER with --mpi, e.g. --mpi "mpirun -n 8" (ranks share each
+                   sweep, rank 0 writes the file; resumes like any run)
+  --processes N    N local processes share each sweep (for Python learners; glimpse run --processes)
   --page-only      write the page from the trace files already in runs/reproduce/ (no runs)
   --root DIR       the folder holding protocols/ and docs/ (default: the current folder)
   --out FILE       write the page (and img/PAPER/) elsewhere

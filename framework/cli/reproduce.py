@@ -12,6 +12,7 @@ import hashlib
 import json
 import math
 import os
+import shlex
 import subprocess
 import sys
 import time
@@ -331,6 +332,10 @@ def run_protocols(root, paper_id, paper, glimpse, args):
         command = [glimpse.executable, "run", str(source_file), "-o", str(output), "-j", str(args.threads)]
         if args.shard:
             command += ["--shard", args.shard]
+        if args.processes:
+            command += ["--processes", str(args.processes)]
+        if args.mpi:  # ranks share each sweep; rank 0 writes the file (glimpse run --mpi)
+            command = shlex.split(args.mpi) + command + ["--mpi"]
         # Wall time spent on this trace file over every invocation (a resumed sweep adds up), for the page.
         timing = runs_dir / (stem + ".time.json")
         spent = json.loads(timing.read_text())["wall_seconds"] if timing.exists() else 0.0
@@ -1150,6 +1155,8 @@ def main():
     parser.add_argument("--page-only", action="store_true")
     parser.add_argument("-j", "--threads", type=int, default=0)
     parser.add_argument("--shard")
+    parser.add_argument("--mpi", metavar="LAUNCHER", help="e.g. 'mpirun -n 8': run every sweep under it with --mpi")
+    parser.add_argument("--processes", type=int, help="local processes per sweep (glimpse run --processes)")
     parser.add_argument("--root", default=".")
     parser.add_argument("--out")
     parser.add_argument("--runs")

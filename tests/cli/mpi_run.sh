@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `mpirun -n 3 glimpse run --mpi` against a one-process run: the same runs, bit for bit in their data, in one
-# file written by rank 0; a killed MPI sweep, and one whose rank 1 alone is killed, resume to the same file.
+# file written by rank 0; a killed MPI sweep, and one whose rank 1 alone is killed, resume to the same file;
+# `glimpse reproduce --mpi` writes the same page as without it.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 work=$(mktemp -d)
@@ -64,4 +65,16 @@ if [ "$in_flight" -gt 0 ]; then
     { cat resume.txt; echo "FAILED: the killed rank's run was not named as in flight"; exit 1; }
 fi
 same_runs one.h5 rank_killed.h5 "$runs"
+
+# glimpse reproduce runs every sweep of a paper under the launcher; the page's tables match the plain run's.
+for root in plain ranks; do
+  mkdir -p $root && cp -r "$SOURCE_DIR/tests/data/reproduce/protocols" $root/
+done
+"$GLIMPSE" reproduce toy --root plain -j 1 2> /dev/null
+"$GLIMPSE" reproduce toy --root ranks -j 1 --mpi "mpirun --oversubscribe --allow-run-as-root -n 2" 2> mpi_page.txt ||
+  { cat mpi_page.txt; echo "FAILED: reproduce --mpi"; exit 1; }
+grep -q "^\$ mpirun .* run .*toy_table.json .* --mpi$" mpi_page.txt || { cat mpi_page.txt; echo "FAILED: no mpirun"; exit 1; }
+diff <(grep "^| " plain/docs/results/toy.md | grep -v "glimpse 0\.\|s |$") \
+     <(grep "^| " ranks/docs/results/toy.md | grep -v "glimpse 0\.\|s |$") ||
+  { echo "FAILED: reproduce --mpi wrote other tables"; exit 1; }
 echo "1 passed, 0 failed"
