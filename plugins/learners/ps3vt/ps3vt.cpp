@@ -24,6 +24,7 @@ class Ps3vt final : public glimpse::BatchLearner {
     return {
         .name = "ps3vt",
         .kind = glimpse::PluginKind::learner,
+        .revision = 2,  // 2: the tail thresholding through the smaller Gram matrix's eigen-decomposition
         .summary =
             "semi-supervised linear multiclass hinge with a graph-Laplacian term and singular value "
             "thresholding of W's tail (batch); variants linear_mc, lrc_mc, ss_mc",
@@ -100,13 +101,12 @@ class Ps3vt final : public glimpse::BatchLearner {
           });
     }
     const auto rank = std::min<std::int64_t>(k_, d_);
-    theta_ = static_cast<std::int32_t>(
-        std::clamp<std::int64_t>(static_cast<std::int64_t>(std::floor(theta_fraction_ * static_cast<double>(rank))), 1, rank));
+    theta_ = static_cast<std::int32_t>(std::clamp<std::int64_t>(
+        static_cast<std::int64_t>(std::floor(theta_fraction_ * static_cast<double>(rank))), 1, rank));
     const std::int64_t iterations = iterations_ > 0 ? iterations_ : 20 * n;
     const std::int64_t report_every = std::max<std::int64_t>(1, iterations / objective_points_);
-    Eigen::JacobiSVD<Eigen::MatrixXd> svd(d_, k_, Eigen::ComputeThinU | Eigen::ComputeThinV);
+    glimpse::algorithms::TailThreshold svt;
     Eigen::MatrixXd gradient(d_, k_);
-    Eigen::VectorXd values;
     glimpse::Rng rng(seed);
     for (std::int64_t t = 1; t <= iterations; ++t) {
       gradient.setZero();
@@ -120,12 +120,13 @@ class Ps3vt final : public glimpse::BatchLearner {
       gradient += 2.0 * tau_a_ * weights_;
       if (graph_) gradient.noalias() += 2.0 * tau_i_ * graph_->laplacian_product * weights_;
       weights_ -= step_ * gradient;
-      if (tau_s_ > 0.0) glimpse::algorithms::threshold_tail(weights_, theta_, tau_s_ * step_, svd, values);
-      // After the thresholding `values` already holds W's singular values, largest first.
-      const double norm = !spectral_ ? weights_.norm() : tau_s_ > 0.0 ? values[0] : spectral_norm(svd, values);
+      if (tau_s_ > 0.0) svt.apply(weights_, theta_, tau_s_ * step_);
+      // After the thresholding svt.values() already holds W's singular values, largest first.
+      const double norm =
+          !spectral_ ? weights_.norm() : largest(tau_s_ > 0.0 ? svt.values() : svt.singular_values(weights_));
       if (norm > 1.0) weights_ /= norm;
       if (t % report_every == 0 || t == iterations) {
-        if (!problem.iteration_done(t, objective(problem, svd, values))) return;
+        if (!problem.iteration_done(t, objective(problem, svt))) return;
       }
     }
   }
@@ -156,16 +157,10 @@ class Ps3vt final : public glimpse::BatchLearner {
     gradient.col(runner_up) += x_;
   }
 
-  template <class Svd>
-  double spectral_norm(Svd& svd, Eigen::VectorXd& values) const {
-    svd.compute(weights_, 0);  // singular values only
-    values = svd.singularValues();
-    return values.size() > 0 ? values[0] : 0.0;
-  }
+  static double largest(const Eigen::VectorXd& values) { return values.size() > 0 ? values[0] : 0.0; }
 
   // J(W) over the labelled points of this fit.
-  template <class Svd>
-  double objective(glimpse::BatchProblem& problem, Svd& svd, Eigen::VectorXd& values) {
+  double objective(glimpse::BatchProblem& problem, glimpse::algorithms::TailThreshold& svt) {
     const auto labelled = problem.labelled();
     const auto labels = problem.labels();
     double hinge = 0.0;
@@ -177,8 +172,7 @@ class Ps3vt final : public glimpse::BatchLearner {
     double value = hinge / static_cast<double>(labelled.size()) + tau_a_ * weights_.squaredNorm();
     if (graph_) value += tau_i_ * (weights_.transpose() * graph_->laplacian_product * weights_).trace();
     if (tau_s_ > 0.0) {
-      svd.compute(weights_, 0);  // singular values only
-      values = svd.singularValues();
+      const Eigen::VectorXd& values = svt.singular_values(weights_);
       for (Eigen::Index j = theta_; j < values.size(); ++j) value += tau_s_ * values[j];
     }
     return value;
