@@ -197,7 +197,8 @@ bool run_rounds_loop(const RoundLoopInputs& in, RunRecord& record) {
   const Dataset& data = *in.data;
   const ProblemShape shape = data.shape();
   const std::int64_t n = data.size();
-  const std::int64_t total_rounds = n * in.passes;
+  const std::int64_t pass_length = in.rounds_per_pass > 0 ? in.rounds_per_pass : n;
+  const std::int64_t total_rounds = pass_length * in.passes;
   in.learner->reset(shape, in.learner_seed);
   in.oracle->reset(shape);
   if (in.query_rule) in.query_rule->reset(shape);
@@ -212,7 +213,7 @@ bool run_rounds_loop(const RoundLoopInputs& in, RunRecord& record) {
   }
   Prediction prediction;
   prediction.scores.assign(static_cast<std::size_t>(shape.K), 0.0);
-  std::vector<std::int64_t> order(static_cast<std::size_t>(n));
+  std::vector<std::int64_t> order(static_cast<std::size_t>(pass_length));
   const bool has_probabilities = !data.class_probabilities.empty();
   RoundProfile unused;
   PhaseClock clock(Profiled ? *in.profile : unused);
@@ -234,7 +235,7 @@ bool run_rounds_loop(const RoundLoopInputs& in, RunRecord& record) {
         const bool has_next = position + 1 < order.size();
         const Instance next = has_next ? data.row(order[position + 1]) : Instance{};
         if (has_next) next.prefetch();
-        RoundTruth truth{t, data.label(row), {}};
+        RoundTruth truth{t, data.label(row), {}, row};
         if (has_probabilities)
           truth.class_probabilities = {data.class_probabilities.data() + row * shape.K,
                                        static_cast<std::size_t>(shape.K)};
@@ -425,6 +426,10 @@ void fill_stream_order(std::span<std::int64_t> order, std::uint64_t order_key, s
   std::iota(order.begin(), order.end(), std::int64_t{0});
   if (mode == StreamOrder::file || order.empty()) return;
   Rng rng(derive_key(order_key, static_cast<std::uint64_t>(pass)));
+  if (mode == StreamOrder::with_replacement) {  // `order` may be longer or shorter than the rows
+    for (auto& slot : order) slot = static_cast<std::int64_t>(rng.below(labels.size()));
+    return;
+  }
   for (std::size_t i = order.size() - 1; i > 0; --i) std::swap(order[i], order[rng.below(i + 1)]);
   if (mode == StreamOrder::shuffle) return;
   // Class-wise modes: each class's rows in the shuffled order above, then arranged by class.
@@ -557,8 +562,9 @@ SweepPlan plan_sweep(const Protocol& protocol) {
   sweep.list.runs = expand_runs(protocol, shapes);
   for (const auto& run : sweep.list.runs) {
     const ProblemShape& shape = shapes[static_cast<std::size_t>(run.dataset)];
-    sweep.list.costs.push_back(static_cast<double>(protocol.passes) * static_cast<double>(shape.n) *
-                               static_cast<double>(shape.K) * static_cast<double>(shape.d));
+    sweep.list.costs.push_back(static_cast<double>(protocol.passes) *
+                               static_cast<double>(protocol.rounds_per_pass(shape.n)) * static_cast<double>(shape.K) *
+                               static_cast<double>(shape.d));
   }
   return sweep;
 }
@@ -742,6 +748,7 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
         inputs.oracle_key = keys.oracle;
         inputs.query_key = keys.query;
         inputs.passes = protocol.passes;
+        inputs.rounds_per_pass = protocol.rounds;
         inputs.order = protocol.order;
         inputs.test = test_copy.get();
         inputs.test_every = protocol.test_every;
@@ -820,7 +827,7 @@ SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
           if (execute(run)) {
             ++completed;
             ++progress.runs_done;
-            rounds += protocol.passes * plan.shape.n;
+            rounds += protocol.passes * protocol.rounds_per_pass(plan.shape.n);
           }
         } catch (...) {
           std::lock_guard lock(failure_mutex);

@@ -63,6 +63,7 @@ struct RoundLoopInputs {
   std::uint64_t learner_seed = 0;  // keys of the run's random streams
   std::uint64_t order_key = 0, oracle_key = 0, query_key = 0;
   std::int64_t passes = 1;
+  std::int64_t rounds_per_pass = 0;  // 0: the dataset's rows
   StreamOrder order = StreamOrder::shuffle;
   bool trace_rounds = true;
   // Held-out evaluation: after every `test_every` rounds (0: none before the end) and after the last round,

@@ -356,7 +356,7 @@ Protocol parse_protocol(const std::string& text, const std::string& file, const 
   if (!is_object(root)) r.fail("", "expected a JSON object at the top level");
   r.only_keys(root, "",
               {"name", "description", "kind", "datasets", "oracle", "query_rule", "learners", "metrics", "seeds",
-               "passes", "order", "selection", "trace", "test_every", "split", "output"});
+               "passes", "order", "rounds", "selection", "trace", "test_every", "split", "output"});
 
   Protocol protocol;
   protocol.file = file;
@@ -533,16 +533,22 @@ Protocol parse_protocol(const std::string& text, const std::string& file, const 
       r.fail("test_every", "no dataset has a \"test\" part to evaluate on");
   }
   if (const auto* order = r.child(root, "order")) {
-    const std::string expected = "one of shuffle, file, by_class, interleaved, class_balanced";
+    const std::string expected = "one of shuffle, file, by_class, interleaved, class_balanced, with_replacement";
     const std::string o = r.value(*order, "order", expected);
     const std::pair<const char*, StreamOrder> modes[] = {{"shuffle", StreamOrder::shuffle},
                                                          {"file", StreamOrder::file},
                                                          {"by_class", StreamOrder::by_class},
                                                          {"interleaved", StreamOrder::interleaved},
-                                                         {"class_balanced", StreamOrder::class_balanced}};
+                                                         {"class_balanced", StreamOrder::class_balanced},
+                                                         {"with_replacement", StreamOrder::with_replacement}};
     const auto mode = std::find_if(std::begin(modes), std::end(modes), [&](const auto& m) { return o == m.first; });
     if (mode == std::end(modes)) r.fail("order", "expected " + expected + ", got '" + o + "'");
     protocol.order = mode->second;
+  }
+  if (const auto* rounds = r.child(root, "rounds")) {
+    if (protocol.order != StreamOrder::with_replacement)
+      r.fail("rounds", "only with \"order\": \"with_replacement\" (other orders visit each row once per pass)");
+    protocol.rounds = parse_integer(r, *rounds, "rounds", 1);
   }
   if (const auto* trace = r.child(root, "trace")) {
     const std::string t = r.value(*trace, "trace", "'rounds' or 'curves'");

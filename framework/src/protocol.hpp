@@ -66,11 +66,12 @@ struct DatasetUse {
 // How each pass visits the rows. Every mode but `file` draws from the run's order stream (seed, dataset), so
 // runs on the same dataset and seed see the same sequence.
 enum class StreamOrder {
-  shuffle,         // a uniform permutation
-  file,            // rows as stored
-  by_class,        // class 1's rows, then class 2's, ... (each class shuffled)
-  interleaved,     // one row of each class in turn (each class shuffled; exhausted classes drop out)
-  class_balanced,  // each round a class uniformly at random, then one of its rows (with replacement)
+  shuffle,           // a uniform permutation
+  file,              // rows as stored
+  by_class,          // class 1's rows, then class 2's, ... (each class shuffled)
+  interleaved,       // one row of each class in turn (each class shuffled; exhausted classes drop out)
+  class_balanced,    // each round a class uniformly at random, then one of its rows (with replacement)
+  with_replacement,  // each round a row uniformly at random (with replacement); `rounds` rows per pass
 };
 
 struct SelectionRule {
@@ -121,7 +122,9 @@ struct Protocol {
   }
   std::vector<PluginUse> metrics;
   std::vector<std::uint64_t> seeds;
-  std::int64_t passes = 1;                   // batch protocols: online learners' passes over the labelled rows
+  std::int64_t passes = 1;  // batch protocols: online learners' passes over the labelled rows
+  std::int64_t rounds = 0;  // rounds per pass with order with_replacement; 0: n
+  std::int64_t rounds_per_pass(std::int64_t n) const { return rounds > 0 ? rounds : n; }
   StreamOrder order = StreamOrder::shuffle;  // "order"
   bool trace_rounds = true;                  // "trace": "rounds" (default) or "curves"
   std::int64_t test_every = 0;  // rounds (batch: fit iterations) between held-out evaluations (0: only at the end)

@@ -70,7 +70,7 @@ TEST(Protocol, RefusesMalformedJsonWithTheLine) {
 TEST(Protocol, RefusesUnknownTopLevelKey) {
   EXPECT_EQ(refusal(with(valid, "\"seeds\": 2", "\"seed\": 2")),
             "x.json: seed: unknown key 'seed'; expected one of name, description, kind, datasets, oracle, query_rule, "
-            "learners, metrics, seeds, passes, order, selection, trace, test_every, split, output");
+            "learners, metrics, seeds, passes, order, rounds, selection, trace, test_every, split, output");
 }
 
 TEST(Protocol, RefusesUnknownPluginListingTheAvailableOnes) {

@@ -1,7 +1,9 @@
 // Stream orders: every mode is a deterministic function of the key and pass, visits what it promises and
 // nothing else.
+#include <algorithm>
 #include <map>
 
+#include "hdf5.hpp"
 #include "orchestrator.hpp"
 #include "support.hpp"
 
@@ -59,7 +61,42 @@ TEST(StreamOrder, ProtocolsNameTheModesAndRefuseOthers) {
       "learners": [{"name": "perceptron"}], "metrics": [{"name": "online_accuracy"}], "order": ")";
   EXPECT_EQ(parse_protocol(base + "interleaved\"}", "o.json", ".", registry()).order, StreamOrder::interleaved);
   EXPECT_EQ(error_of([&] { parse_protocol(base + "sorted\"}", "o.json", ".", registry()); }),
-            "o.json: order: expected one of shuffle, file, by_class, interleaved, class_balanced, got 'sorted'");
+            "o.json: order: expected one of shuffle, file, by_class, interleaved, class_balanced, with_replacement, "
+            "got 'sorted'");
+  EXPECT_EQ(parse_protocol(base + "with_replacement\", \"rounds\": 25}", "o.json", ".", registry()).rounds, 25);
+  EXPECT_EQ(error_of([&] { parse_protocol(base + "shuffle\", \"rounds\": 25}", "o.json", ".", registry()); }),
+            "o.json: rounds: only with \"order\": \"with_replacement\" (other orders visit each row once per pass)");
+}
+
+// The partial-label group's protocol: T rows drawn uniformly with replacement, T independent of n.
+TEST(StreamOrder, WithReplacementDrawsRowsUniformlyForAnyPassLength) {
+  std::vector<std::int64_t> order(25);
+  fill_stream_order(order, 7, 0, StreamOrder::with_replacement, labels, 3);
+  std::vector<std::int64_t> again(25);
+  fill_stream_order(again, 7, 0, StreamOrder::with_replacement, labels, 3);
+  EXPECT_EQ(order, again);
+  EXPECT_TRUE(std::all_of(order.begin(), order.end(), [](auto row) { return row >= 0 && row < 10; }));
+  std::sort(order.begin(), order.end());
+  EXPECT_NE(std::adjacent_find(order.begin(), order.end()), order.end());  // 25 draws of 10 rows repeat some
+  std::map<std::int64_t, int> counts;
+  std::vector<std::int64_t> many(100000);
+  fill_stream_order(many, 9, 3, StreamOrder::with_replacement, labels, 3);
+  for (auto row : many) ++counts[row];
+  for (std::int64_t row = 0; row < 10; ++row) EXPECT_NEAR(counts[row] / 100000.0, 0.1, 0.005) << "row " << row;
+}
+
+// A run of `rounds` rounds whatever the dataset's size; the trace's rows are the drawn ones.
+TEST(StreamOrder, ARunWithReplacementHasTheProtocolsRoundCount) {
+  TempDir dir;
+  const Protocol p = parse_protocol(R"({"datasets": [{"source": "gaussians", "params": {"n_per_class": 5}}],
+      "oracle": {"name": "full"}, "learners": [{"name": "perceptron"}], "metrics": [{"name": "mistakes"}],
+      "order": "with_replacement", "rounds": 333, "passes": 2, "seeds": [1]})",
+                                    "r.json", ".", registry());
+  sweep_quietly(p, dir.path() / "r.h5", 1);
+  const h5::Handle file = h5::open_file(dir.path() / "r.h5", false);
+  const auto rows = h5::read_vector<std::int64_t>(h5::open_group(file, "runs/000000/rounds"), "row");
+  ASSERT_EQ(rows.size(), 666u);
+  EXPECT_TRUE(std::all_of(rows.begin(), rows.end(), [](auto row) { return row >= 0 && row < 20; }));
 }
 
 }  // namespace

@@ -221,9 +221,10 @@ TEST(PartialLabelLearners, FloatPegasosStaysFiniteAtASmallLambda) {
     SCOPED_TRACE(name);
     auto learner = make<Learner>(name, {{"precision", "float"}, {"lambda", "0.0001"}});
     learner->reset({2000, d, k}, 0);
-    auto oracle = make<FeedbackOracle>(std::string(name) == "pegasos" ? "full" : "candidate_set",
-                                       std::string(name) == "pegasos" ? std::map<std::string, std::string>{}
-                                                                      : std::map<std::string, std::string>{{"size", "3"}});
+    auto oracle =
+        make<FeedbackOracle>(std::string(name) == "pegasos" ? "full" : "candidate_set",
+                             std::string(name) == "pegasos" ? std::map<std::string, std::string>{}
+                                                            : std::map<std::string, std::string>{{"size", "3"}});
     oracle->reset({2000, d, k});
     Rng rng(4);
     Prediction pred;
@@ -275,6 +276,36 @@ TEST(CandidateSetOracle, SetsHoldTheTruthHaveTheRequestedSizeAndAreUniform) {
               big->reset({1, 1, 6});
             }),
             "candidate set size 7 exceeds K = 6");
+}
+
+// per_row: a row keeps the set of its first round for the whole run (the partial-label group's code), whatever
+// later rounds' streams draw; other rows get their own; reset (a new run) draws afresh.
+TEST(CandidateSetOracle, PerRowKeepsEachRowsFirstSetForTheRun) {
+  auto oracle = make<FeedbackOracle>("candidate_set", {{"size", "3"}, {"per_row", "true"}});
+  oracle->reset({4, 1, 6});
+  const DenseRow x({1});
+  Prediction pred;
+  const auto respond = [&](std::int64_t round, std::int32_t label, std::int64_t row) {
+    Rng rng(derive_key(5, static_cast<std::uint64_t>(round)));
+    const auto set =
+        std::get<CandidateSetFeedback>(oracle->respond(x.view(), {round, label, {}, row}, pred, rng)).labels;
+    return std::vector<std::int32_t>(set.begin(), set.end());
+  };
+  const auto first = respond(1, 2, 3);
+  ASSERT_EQ(first.size(), 3u);
+  EXPECT_EQ(first[0], 2);
+  bool another_row_differs = false;
+  for (std::int64_t round = 2; round < 40; ++round) {
+    EXPECT_EQ(respond(round, 2, 3), first) << "round " << round;  // the same row: the same set
+    another_row_differs = another_row_differs || respond(round, 2, round % 3) != first;
+  }
+  EXPECT_TRUE(another_row_differs);
+  bool fresh = false;  // a new run: row 3 draws again (from whatever stream its first round has)
+  for (std::int64_t run = 0; run < 20 && !fresh; ++run) {
+    oracle->reset({4, 1, 6});
+    fresh = respond(100 + run, 2, 3) != first;
+  }
+  EXPECT_TRUE(fresh);
 }
 
 TEST(CandidateSetOracle, CooccurrenceMatrixGivesEachLabelItsOwnProbability) {

@@ -126,6 +126,7 @@ struct RoundTruth {
   std::int64_t round = 0;                       // 1-based, counts every round of the run
   std::int32_t label = 0;                       // the true class, 0-based
   std::span<const double> class_probabilities;  // p(y|x) for synthetic streams, else empty
+  std::int64_t row = 0;                         // the dataset row shown this round, 0-based
 };
 
 class GLIMPSE_API FeedbackOracle : public PluginObject {

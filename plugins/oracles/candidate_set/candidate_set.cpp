@@ -1,7 +1,9 @@
 // Candidate label sets: the true label plus s - 1 others drawn uniformly without replacement (the partial-label
 // paper's protocol); s fixed, or uniform in [size, max_size] per round. Or, with a co-occurrence matrix Q, each
 // other label j joins the set of true label y independently with probability Q[y][j], because real ambiguity
-// is rarely uniform (a "3" is confused with an "8", not with a "1").
+// is rarely uniform (a "3" is confused with an "8", not with a "1"). With per_row, a row keeps the set drawn the
+// first time it comes for the whole run, as the partial-label group's code fixes one set per instance per run
+// (it draws its instances with replacement: protocol order with_replacement).
 #include <algorithm>
 #include <glimpse/glimpse.hpp>
 #include <glimpse/readers/matrix_file.hpp>
@@ -27,11 +29,14 @@ class CandidateSetOracle final : public glimpse::FeedbackOracle {
                        glimpse::ParamSpec::path("cooccurrence",
                                                 "K x K matrix file: label j joins true label y's set with "
                                                 "probability row y, column j (diagonal ignored); size and max_size "
-                                                "then do not apply")},
+                                                "then do not apply"),
+                       glimpse::ParamSpec::boolean("per_row", false,
+                                                   "true: each row keeps the set drawn the first time it comes, for "
+                                                   "the whole run (false: a fresh set every round)")},
             .produces = glimpse::FeedbackKind::candidate_set};
   }
   explicit CandidateSetOracle(const glimpse::ParamValues& params)
-      : size_(params.integer("size")), max_size_(params.integer("max_size")) {
+      : size_(params.integer("size")), max_size_(params.integer("max_size")), per_row_(params.boolean("per_row")) {
     if (max_size_ != 0 && max_size_ < size_) throw glimpse::Error("max_size must be 0 or at least size");
     if (const auto file = params.path("cooccurrence"); !file.empty())
       cooccurrence_ = glimpse::readers::read_probability_matrix(file);
@@ -43,9 +48,28 @@ class CandidateSetOracle final : public glimpse::FeedbackOracle {
                            " exceeds K = " + std::to_string(shape.K));
     others_.resize(static_cast<std::size_t>(shape.K));
     set_.reserve(static_cast<std::size_t>(shape.K));
+    if (per_row_) {  // room for every row's set, so that rounds never allocate
+      kept_.assign(static_cast<std::size_t>(shape.n * shape.K), 0);
+      kept_size_.assign(static_cast<std::size_t>(shape.n), 0);
+    }
   }
   glimpse::Feedback respond(const glimpse::Instance&, const glimpse::RoundTruth& truth, const glimpse::Prediction&,
                             glimpse::Rng& rng) override {
+    if (!per_row_) return draw(truth, rng);
+    const auto row = static_cast<std::size_t>(truth.row);
+    const std::size_t k = others_.size();
+    if (kept_size_[row] == 0) {
+      draw(truth, rng);
+      std::copy(set_.begin(), set_.end(), kept_.begin() + static_cast<std::ptrdiff_t>(row * k));
+      kept_size_[row] = static_cast<std::int32_t>(set_.size());
+    }
+    return glimpse::CandidateSetFeedback{
+        std::span<const std::int32_t>(kept_.data() + row * k, static_cast<std::size_t>(kept_size_[row]))};
+  }
+
+ private:
+  // A fresh set in set_: the true label first.
+  glimpse::Feedback draw(const glimpse::RoundTruth& truth, glimpse::Rng& rng) {
     const auto k = static_cast<std::int32_t>(others_.size());
     set_.clear();
     set_.push_back(truth.label);
@@ -72,10 +96,11 @@ class CandidateSetOracle final : public glimpse::FeedbackOracle {
     return glimpse::CandidateSetFeedback{set_};
   }
 
- private:
   std::int64_t size_, max_size_;
+  bool per_row_;
   std::optional<glimpse::readers::MatrixFile> cooccurrence_;
   std::vector<std::int32_t> others_, set_;
+  std::vector<std::int32_t> kept_, kept_size_;  // per_row: row r's set at kept_[r K ...], its size (0: none yet)
 };
 
 }  // namespace
