@@ -124,7 +124,8 @@ def protocol_inputs(text, glimpse):
 
 
 def quick_protocol(protocol, quick, paper_dir):
-    """The --quick form: the quick seeds, and each dataset cut to a stratified share of its rows per seed. It is
+    """The --quick form: the quick seeds, each dataset cut to a stratified share of its rows per seed (and draws
+    with replacement to that share of their rounds). It is
     written elsewhere, so a parameter naming a file beside the protocol becomes that file's absolute path."""
     def absolute(value, in_params=False):
         if isinstance(value, dict):
@@ -144,6 +145,8 @@ def quick_protocol(protocol, quick, paper_dir):
             cut = {"name": "split", "params": {"keep": "test", "test_fraction": share}}
             for part in [dataset] + ([dataset["test"]] if isinstance(dataset.get("test"), dict) else []):
                 part["transforms"] = [cut] + part.get("transforms", [])
+    if "rounds" in protocol:  # draws with replacement: as many fewer rounds as rows
+        protocol["rounds"] = max(1, round(protocol["rounds"] * quick.get("keep_fraction", 1.0)))
     protocol["name"] = protocol.get("name", "protocol") + "_quick"
     protocol.pop("output", None)
     return protocol
