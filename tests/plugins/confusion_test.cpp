@@ -157,6 +157,30 @@ double scalar(const MetricResults& out, const std::string& suffix) {
   throw std::logic_error("no scalar " + suffix);
 }
 
+// `against feedback` scores the labels the oracle gave: a learner that always predicts the (noisy) given label
+// is perfect against them and as wrong as the noise against the truth; rounds without a label are left out.
+TEST(ConfusionMetric, AgainstFeedbackScoresTheGivenLabelsNotTheTruth) {
+  auto truth_based = make<Metric>("confusion");
+  auto feedback_based = make<Metric>("confusion", {{"against", "feedback"}});
+  for (auto* metric : {truth_based.get(), feedback_based.get()}) metric->reset({40, 1, 2}, 40);
+  Prediction pred;
+  for (std::int64_t t = 1; t <= 40; ++t) {
+    const std::int32_t y = static_cast<std::int32_t>(t % 2);
+    const std::int32_t given = t % 4 == 1 ? 1 - y : y;  // a quarter of the labels flipped
+    const Feedback feedback = t % 10 == 0 ? Feedback{NoFeedback{}} : Feedback{NoisyLabelFeedback{given}};
+    pred.predicted = pred.proposed = given;
+    const RoundTruth truth{t, y, {}};
+    for (auto* metric : {truth_based.get(), feedback_based.get()}) metric->observe({t, &truth, &pred, &feedback, true});
+  }
+  MetricResults by_truth, by_feedback;
+  truth_based->report(by_truth);
+  feedback_based->report(by_feedback);
+  EXPECT_EQ(scalar(by_feedback, ""), 0.0);
+  EXPECT_EQ(scalar(by_feedback, "balanced_error"), 0.0);
+  // t % 4 == 1 flips only odd rounds, i.e. class 1: 10 of its 20 examples answered 0, so recall(1) = 0.5.
+  EXPECT_DOUBLE_EQ(scalar(by_truth, "balanced_error"), 0.25);
+}
+
 TEST(ConfusionMetric, PerfectConstantAndHandComputedClassifiers) {
   auto confusion = make<Metric>("confusion");
   std::vector<std::pair<int, int>> perfect, constant;

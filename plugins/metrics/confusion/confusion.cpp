@@ -1,7 +1,9 @@
 // Confusion-matrix measures (COPA paper): the online (prequential) class-normalised confusion matrix and,
 // when the protocol has a test part, the test-set one at every evaluation; for each, the operator norm of
 // the off-diagonal part (the metric's main value), the balanced error, and the matrix itself (its diagonal is
-// the per-class recall) in the run's /matrices group.
+// the per-class recall) in the run's /matrices group. Against the true labels (what the study measures), or
+// against the labels the oracle gave (`against feedback`: all a learner's user could see, so a grid point may be
+// chosen on it without peeking at the truth under label noise).
 #include <glimpse/algorithms/confusion_matrix.hpp>
 #include <glimpse/algorithms/label_choice.hpp>
 #include <glimpse/algorithms/sampled_curve.hpp>
@@ -22,10 +24,14 @@ class Confusion final : public glimpse::Metric {
             .params = {glimpse::algorithms::scored_label_param(),
                        glimpse::ParamSpec::integer("record_every", "0",
                                                    "rounds between online curve points (0: final values only)")
-                           .at_least(0)}};
+                           .at_least(0),
+                       glimpse::ParamSpec::choice("against", "truth", {"truth", "feedback"},
+                                                  "online: score against the true label, or against the label the "
+                                                  "oracle gave (rounds without a label are left out)")}};
   }
   explicit Confusion(const glimpse::ParamValues& params)
       : proposed_(params.text("of") == "proposed"),
+        against_feedback_(params.text("against") == "feedback"),
         online_norm_("", params.integer("record_every"), params.integer("record_every")),
         online_balanced_("balanced_error", params.integer("record_every"), params.integer("record_every")) {}
 
@@ -40,7 +46,17 @@ class Confusion final : public glimpse::Metric {
     last_test_rates_.assign(static_cast<std::size_t>(shape.K) * static_cast<std::size_t>(shape.K), 0.0);
   }
   void observe(const glimpse::RoundRecord& r) override {
-    online_.add(r.truth->label, proposed_ ? r.prediction->proposed : r.prediction->predicted);
+    std::int32_t reference = r.truth->label;
+    if (against_feedback_) {
+      if (const auto* given = std::get_if<glimpse::LabelFeedback>(r.feedback)) {
+        reference = given->label;
+      } else if (const auto* noisy = std::get_if<glimpse::NoisyLabelFeedback>(r.feedback)) {
+        reference = noisy->label;
+      } else {
+        reference = -1;
+      }
+    }
+    if (reference >= 0) online_.add(reference, proposed_ ? r.prediction->proposed : r.prediction->predicted);
     if (online_norm_.due(r.round)) {
       online_norm_.record(r.round, online_.operator_norm());
       online_balanced_.record(r.round, online_.balanced_error());
@@ -76,7 +92,7 @@ class Confusion final : public glimpse::Metric {
   }
 
  private:
-  bool proposed_;
+  bool proposed_, against_feedback_;
   std::int64_t rounds_ = 0;
   glimpse::algorithms::ConfusionCounts online_, test_;
   glimpse::algorithms::SampledCurve online_norm_, online_balanced_;
