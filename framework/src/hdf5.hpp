@@ -6,8 +6,8 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <span>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -69,6 +69,13 @@ std::vector<std::string> attribute_names(const Handle& object);
 // 1-D datasets of int32, int64, uint8, float or double; chunked with shuffle + deflate when long enough.
 template <class T>
 void write_vector(const Handle& parent, const std::string& name, std::span<const T> values);
+// Integers in the narrowest file type that holds all of them (signed input: int8, int16, int32 or int64; unsigned
+// input keeps its type), so that per-round labels (1..K) take one byte instead of four; readers convert, or get the
+// narrower signed type. Deflated always, never, or when a sample of them shrinks to a quarter or less.
+enum class Deflate { always, never, if_it_pays };
+template <class T>
+void write_integers(const Handle& parent, const std::string& name, std::span<const T> values,
+                    Deflate deflate = Deflate::if_it_pays);
 template <class T>
 std::vector<T> read_vector(const Handle& parent, const std::string& name);
 // Row-major n x columns float32 matrices, stored contiguous and uncompressed so they load at disk speed.

@@ -68,9 +68,10 @@ void check_room(const fs::path& output, std::uintmax_t bytes, std::size_t finish
       std::snprintf(text, sizeof text, b < 1e9 ? "%.1f MB" : "%.2f GB", b < 1e9 ? b / 1e6 : b / 1e9);
     return std::string(text);
   };
-  const std::string keep = finished_runs == 0 ? "" : "; the " + std::to_string(finished_runs) +
-                                                         " finished runs stay in " + output.string() +
-                                                         ".parts, and rerunning the same command writes the file";
+  const std::string keep = finished_runs == 0
+                               ? ""
+                               : "; the " + std::to_string(finished_runs) + " finished runs stay in " +
+                                     output.string() + ".parts, and rerunning the same command writes the file";
   // Room for the new file beside the old one, with a margin for HDF5's own structures.
   const auto needed = static_cast<double>(bytes) * 1.05 + 65536;
   struct statvfs room {};
@@ -134,12 +135,14 @@ void write_run_group(const h5::Handle& file, const RunRecord& r) {
   }
   if (!r.y.empty()) {
     const h5::Handle rounds = h5::create_group(group, "rounds");
-    h5::write_vector<std::int64_t>(rounds, "row", r.row);
-    h5::write_vector<std::int32_t>(rounds, "y", r.y);
-    h5::write_vector<std::int32_t>(rounds, "predicted", r.predicted);
-    h5::write_vector<std::int32_t>(rounds, "proposed", r.proposed);
-    h5::write_vector<std::uint8_t>(rounds, "correct", r.correct);
-    h5::write_vector<std::uint8_t>(rounds, "queried", r.queried);
+    // Each column deflated only where that pays (h5::Deflate::if_it_pays): the 0/1 columns shrink several fold; labels
+    // and rows by half at most, for most of the trace's write time (issue #31, benchmarks/trace_cost.sh).
+    h5::write_integers<std::int64_t>(rounds, "row", r.row);
+    h5::write_integers<std::int32_t>(rounds, "y", r.y);
+    h5::write_integers<std::int32_t>(rounds, "predicted", r.predicted);
+    h5::write_integers<std::int32_t>(rounds, "proposed", r.proposed);
+    h5::write_integers<std::uint8_t>(rounds, "correct", r.correct);
+    h5::write_integers<std::uint8_t>(rounds, "queried", r.queried);
   }
   const h5::Handle curves = h5::create_group(group, "curves");
   for (const auto& c : r.curves) {

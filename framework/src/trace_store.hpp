@@ -20,7 +20,7 @@
 
 namespace glimpse {
 
-inline constexpr const char* trace_schema_version = "1.5.0";
+inline constexpr const char* trace_schema_version = "1.6.0";
 
 struct NamedCurve {
   std::string name;

@@ -26,8 +26,12 @@ with h5py.File("pkg.h5", "r") as f:
     assert np.array_equal(curves["mean"].to_numpy(), f["curve_summary"]["mean"]) and curves["chosen"].sum() > 0
     rounds = trace.rounds("000004")
     assert set(rounds) == set(f["runs/000004/rounds"]) and len(rounds["y"]) == 800
-    for name, values in rounds.items():
+    widest = {"row": np.int64, "y": np.int32, "predicted": np.int32, "proposed": np.int32, "correct": np.uint8,
+              "queried": np.uint8}
+    for name, values in rounds.items():  # the same values, in the schema's widest types (the file's may be narrower)
         assert np.array_equal(values, f["runs/000004/rounds"][name][()]), name
+        assert values.dtype == widest[name], (name, values.dtype)
+    assert f["runs/000004/rounds/y"].dtype == np.int8  # K = 4: labels stored in one byte
 assert trace.params("000004")["beta"] == 0.3, trace.params("000004")
 assert glimpse.open("pkg.h5").attrs["runs_complete"] == 6
 try:

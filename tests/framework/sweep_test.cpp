@@ -265,7 +265,7 @@ TEST(Shards, ParsedFromIOverNWithClearErrors) {
 TEST_F(Sweep, SummaryTableAndSelection) {
   const auto result = run("s.h5", 2);
   const h5::Handle file = h5::open_file(result.output, false);
-  EXPECT_EQ(h5::read_string_attribute(file, "schema_version"), "1.5.0");
+  EXPECT_EQ(h5::read_string_attribute(file, "schema_version"), "1.6.0");
   EXPECT_EQ(h5::read_int_attribute(file, "runs_total"), 9);
   EXPECT_EQ(h5::read_text(file, "protocol"), protocol_text);
   const auto runs = read_run_summaries(file);

@@ -1,6 +1,9 @@
 // glimpse export's writers on a hand-made table whose CSV and JSON texts are written out below, and its
-// readers on a table and a run's rounds stored through the HDF5 layer.
+// readers on a table and a run's rounds stored through the HDF5 layer; the per-round integer columns' stored
+// types and compression.
 #include "table_export.hpp"
+
+#include <hdf5.h>
 
 #include <cmath>
 #include <limits>
@@ -76,6 +79,72 @@ TEST(TableExport, TablesAndRoundsReadBackAsStored) {
   EXPECT_THROW(read_trace_table(file, "t.h5", "rounds"), Error);  // no --run
   EXPECT_THROW(read_trace_table(file, "t.h5", "rounds", "000005"), Error);
   EXPECT_THROW(read_trace_table(file, "t.h5", "runs"), Error);
+}
+
+}  // namespace
+}  // namespace glimpse::test
+
+namespace glimpse::test {
+namespace {
+
+// The stored type of a dataset (size in bytes, signed) and whether it is deflated.
+struct Stored {
+  std::size_t bytes;
+  bool is_signed, deflated;
+};
+Stored stored(const h5::Handle& group, const char* name) {
+  const hid_t dataset = H5Dopen2(group.id(), name, H5P_DEFAULT);
+  const hid_t type = H5Dget_type(dataset), properties = H5Dget_create_plist(dataset);
+  unsigned flags = 0;
+  std::size_t elements = 0;
+  const Stored s{H5Tget_size(type), H5Tget_sign(type) == H5T_SGN_2,
+                 H5Pget_filter_by_id2(properties, H5Z_FILTER_DEFLATE, &flags, &elements, nullptr, 0, nullptr,
+                                      nullptr) >= 0};
+  H5Pclose(properties), H5Tclose(type), H5Dclose(dataset);
+  return s;
+}
+
+TEST(TraceIntegers, StoredInTheNarrowestSignedTypeAndDeflatedOnlyWhereThatPays) {
+  TempDir dir;
+  const h5::Handle file = h5::create_file(dir.path() / "t.h5");
+  std::vector<std::int32_t> labels(10000), wide(10000);
+  std::vector<std::int64_t> shuffled(10000);
+  std::vector<std::uint8_t> constant(10000, 1);
+  std::uint64_t state = 12345;
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    labels[i] = 1 + static_cast<std::int32_t>((state >> 33) % 26);  // near-random labels 1..26
+    wide[i] = i % 2 ? -40000 : 40000;
+    shuffled[i] = static_cast<std::int64_t>((state >> 20) % 15000);
+  }
+  h5::write_integers<std::int32_t>(file, "labels", labels);
+  h5::write_integers<std::int32_t>(file, "wide", wide);
+  h5::write_integers<std::int64_t>(file, "shuffled", shuffled);
+  h5::write_integers<std::int64_t>(file, "negative", std::vector<std::int64_t>{-1, 0, 1});
+  h5::write_integers<std::uint8_t>(file, "constant", constant);
+  h5::write_integers<std::int64_t>(file, "always", shuffled, h5::Deflate::always);
+  h5::write_integers<std::int32_t>(file, "never", std::vector<std::int32_t>(10000, 3), h5::Deflate::never);
+
+  const auto expect = [&](const char* name, std::size_t bytes, bool is_signed, bool deflated) {
+    const Stored s = stored(file, name);
+    EXPECT_EQ(s.bytes, bytes) << name;
+    EXPECT_EQ(s.is_signed, is_signed) << name;
+    EXPECT_EQ(s.deflated, deflated) << name;
+  };
+  expect("labels", 1, true, false);    // 4.7 bits of entropy in 8: deflate would halve it at most
+  expect("wide", 4, true, true);       // two values, +-40000: int32, and deflate shrinks it to nothing
+  expect("shuffled", 2, true, false);  // < 32768: int16; random
+  expect("negative", 1, true, false);  // too short to deflate
+  expect("constant", 1, false, true);  // unsigned input keeps its type
+  expect("always", 2, true, true);
+  expect("never", 1, true, false);
+  // Every value reads back as written, in the caller's type.
+  EXPECT_EQ(h5::read_vector<std::int32_t>(file, "labels"), labels);
+  EXPECT_EQ(h5::read_vector<std::int32_t>(file, "wide"), wide);
+  EXPECT_EQ(h5::read_vector<std::int64_t>(file, "shuffled"), shuffled);
+  EXPECT_EQ(h5::read_vector<std::int64_t>(file, "negative"), (std::vector<std::int64_t>{-1, 0, 1}));
+  EXPECT_EQ(h5::read_vector<std::uint8_t>(file, "constant"), constant);
+  EXPECT_EQ(h5::read_vector<std::int64_t>(file, "always"), shuffled);
 }
 
 }  // namespace

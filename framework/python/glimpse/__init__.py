@@ -61,14 +61,19 @@ class Trace:
         return self._table("curve_summary")
 
     def rounds(self, run):
-        """A run's per-round record as NumPy arrays (row, y, predicted, proposed, correct, queried)."""
+        """A run's per-round record as NumPy arrays (row, y, predicted, proposed, correct, queried), in the schema's
+        widest types (int64 rows, int32 labels, uint8 flags) whatever narrower type the file stores them in."""
         import h5py
+        import numpy as np
+
+        widest = {"row": np.int64, "y": np.int32, "predicted": np.int32, "proposed": np.int32}
 
         with h5py.File(self.path, "r") as f:
             group = f"runs/{run}/rounds"
             if group not in f:
                 raise KeyError(f"{self.path}: no run '{run}' with per-round data")
-            return {name: f[group][name][()] for name in f[group]}
+            return {name: f[group][name][()].astype(widest.get(name, f[group][name].dtype), copy=False)
+                    for name in f[group]}
 
     def params(self, run):
         """A run's parameters, as the protocol resolved them."""
