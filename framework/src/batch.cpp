@@ -9,7 +9,7 @@
 #include "glimpse/error.hpp"
 #include "glimpse/random.hpp"
 #include "glimpse/split.hpp"
-#include "orchestrator.hpp"
+#include "round_loop.hpp"
 
 namespace glimpse {
 

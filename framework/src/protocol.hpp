@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -39,6 +40,13 @@ struct PluginUse {
   // Resolved parameters for grid point `point` (declaration order, defaults filled in). Throws Error at the
   // offending value's location when it is out of range for this shape.
   ParamValues resolve(std::int64_t point, const ProblemShape* shape) const;
+  // A new object of the plugin, made from `values`, as the interface of its kind (Learner, Metric, ...).
+  template <class Kind>
+  std::unique_ptr<Kind> create(const ParamValues& values) const {
+    return as_kind<Kind>(plugin->create(values), where,
+                         "plugin '" + name() + "' (" + plugin->file.string() + ") created an object that is not a " +
+                             std::string(plugin_kind_name(plugin->spec->kind)));
+  }
 };
 
 struct DatasetUse {

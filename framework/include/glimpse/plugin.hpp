@@ -3,10 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "glimpse/error.hpp"
 #include "glimpse/params.hpp"
 #include "glimpse/prediction.hpp"
 
@@ -45,6 +47,17 @@ class GLIMPSE_API PluginObject {
  public:
   virtual ~PluginObject();
 };
+
+// `object` as the interface its kind implements (Learner, Metric, ...); an Error at `where` saying `what_else` when
+// it is not one.
+template <class Kind>
+std::unique_ptr<Kind> as_kind(std::unique_ptr<PluginObject> object, const std::string& where,
+                              const std::string& what_else) {
+  auto* typed = dynamic_cast<Kind*>(object.get());
+  if (!typed) throw Error(where, what_else);
+  object.release();
+  return std::unique_ptr<Kind>(typed);
+}
 
 // Layout of the entry struct. Only `api_version` may be read before it has been checked.
 struct PluginEntry {

@@ -40,11 +40,7 @@ class Plugins {
   template <class Kind>
   std::unique_ptr<Kind> make(const std::string& name, const std::map<std::string, std::string>& given = {},
                              const ProblemShape* shape = nullptr) const {
-    std::unique_ptr<PluginObject> object = make_object(name, given, shape);
-    auto* typed = dynamic_cast<Kind*>(object.get());
-    if (!typed) throw Error(name, "is not a plugin of the requested kind");
-    object.release();
-    return std::unique_ptr<Kind>(typed);
+    return as_kind<Kind>(make_object(name, given, shape), name, "is not a plugin of the requested kind");
   }
 
   const PluginRegistry& registry() const noexcept { return *registry_; }

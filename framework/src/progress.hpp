@@ -1,0 +1,46 @@
+// A sweep's progress line on standard error.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <stop_token>
+#include <string>
+#include <thread>
+#include <utility>
+
+#include "protocol.hpp"
+#include "trace_store.hpp"
+
+namespace glimpse {
+
+// The sweep's progress on standard error: runs done of total, rounds per second, ETA and, on the dataset of
+// the latest finished run (runs go dataset by dataset), each learner's best mean selection metric so far over
+// its grid points' finished runs. Refreshed in place on a terminal; a plain line every 30 seconds otherwise
+// (logs of batch jobs).
+class Progress {
+ public:
+  Progress(bool enabled, std::int64_t total, SelectionRule selection);
+  ~Progress();
+  std::atomic<std::int64_t> runs_done{0};
+  std::atomic<std::int64_t> rounds_done{0};
+
+  // A finished run's final scalars, for the best-so-far.
+  void record(const RunRecord& run);
+
+ private:
+  std::string best_so_far();
+  void loop(const std::stop_token& stop);
+
+  bool enabled_, terminal_;
+  std::int64_t total_;
+  SelectionRule selection_;
+  std::mutex mutex_;
+  std::string latest_dataset_;
+  // dataset -> label -> grid point -> (sum, count) of the selection metric
+  std::map<std::string, std::map<std::string, std::map<std::string, std::pair<double, std::int64_t>>>> points_;
+  std::jthread thread_;
+};
+
+}  // namespace glimpse

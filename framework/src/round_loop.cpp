@@ -1,0 +1,183 @@
+// The round loop.
+#include "round_loop.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+#include "glimpse/random.hpp"
+
+namespace glimpse {
+
+void evaluate_held_out(const Dataset& data, std::span<const std::int64_t> rows, Learner& learner,
+                       std::span<Metric* const> metrics, Prediction& prediction, std::int64_t round) {
+  const auto count = rows.empty() ? data.size() : static_cast<std::int64_t>(rows.size());
+  for (std::int64_t i = 0; i < count; ++i) {
+    const std::int64_t row = rows.empty() ? i : rows[static_cast<std::size_t>(i)];
+    learner.evaluate(data.row(row), prediction);
+    for (auto* metric : metrics) metric->observe_test(data.label(row), prediction);
+  }
+  for (auto* metric : metrics) metric->test_done(round);
+}
+
+RunFailure::RunFailure(std::int64_t failed_round, const std::string& what)
+    : Error(failed_round > 0 ? "round " + std::to_string(failed_round) : std::string("before the first round"), what),
+      round(failed_round) {}
+
+namespace {
+// The round loop; with Profiled, every phase's time is charged to in.profile (a separate instantiation, so
+// unprofiled runs pay nothing for it).
+template <bool Profiled>
+bool run_rounds_loop(const RoundLoopInputs& in, RunRecord& record) {
+  const Dataset& data = *in.data;
+  const ProblemShape shape = data.shape();
+  const std::int64_t n = data.size();
+  const std::int64_t pass_length = in.rounds_per_pass > 0 ? in.rounds_per_pass : n;
+  const std::int64_t total_rounds = pass_length * in.passes;
+  in.learner->reset(shape, in.learner_seed);
+  in.oracle->reset(shape);
+  if (in.query_rule) in.query_rule->reset(shape);
+  for (auto* metric : in.metrics) metric->reset(shape, total_rounds);
+  if (in.trace_rounds) {
+    record.y.resize(static_cast<std::size_t>(total_rounds));
+    record.row.resize(record.y.size());
+    record.predicted.resize(record.y.size());
+    record.proposed.resize(record.y.size());
+    record.correct.resize(record.y.size());
+    record.queried.resize(record.y.size());
+  }
+  Prediction prediction;
+  prediction.scores.assign(static_cast<std::size_t>(shape.K), 0.0);
+  std::vector<std::int64_t> order(static_cast<std::size_t>(pass_length));
+  const bool has_probabilities = !data.class_probabilities.empty();
+  RoundProfile unused;
+  PhaseClock clock(Profiled ? *in.profile : unused);
+  const auto lap = [&](RoundProfile::Phase phase) {
+    if constexpr (Profiled) clock.lap(phase);
+  };
+  const auto loop_start = std::chrono::steady_clock::now();
+
+  std::int64_t t = 0;
+  std::int64_t reported_rounds = 0;
+  try {
+    for (std::int64_t pass = 0; pass < in.passes; ++pass) {
+      fill_stream_order(order, in.order_key, pass, in.order, data.labels(), shape.K);
+      for (std::size_t position = 0; position < order.size(); ++position) {
+        lap(RoundProfile::data);  // charges the bookkeeping between rounds to data access
+        const std::int64_t row = order[position];
+        ++t;
+        const Instance x = data.row(row);
+        const bool has_next = position + 1 < order.size();
+        const Instance next = has_next ? data.row(order[position + 1]) : Instance{};
+        if (has_next) next.prefetch();
+        RoundTruth truth{t, data.label(row), {}, row};
+        if (has_probabilities)
+          truth.class_probabilities = {data.class_probabilities.data() + row * shape.K,
+                                       static_cast<std::size_t>(shape.K)};
+        lap(RoundProfile::data);
+
+        in.learner->predict(x, prediction);
+        if (prediction.predicted < 0 || prediction.predicted >= shape.K || prediction.proposed < 0 ||
+            prediction.proposed >= shape.K)
+          throw RunFailure(t, "the learner returned a label outside 0..K-1");
+        for (std::size_t k = 0; k < prediction.scores.size(); ++k)
+          if (!std::isfinite(prediction.scores[k]))
+            throw RunFailure(t, "the learner's score for class " + std::to_string(k + 1) + " is " +
+                                    std::to_string(prediction.scores[k]) + " (did its weights diverge?)");
+        if (has_next) in.learner->prefetch(next);
+        lap(RoundProfile::predict);
+        bool queried = true;
+        if (in.query_rule) {
+          Rng query_rng(derive_key(in.query_key, static_cast<std::uint64_t>(t)));
+          const bool rule_queries = in.query_rule->decide(x, prediction, t, query_rng);
+          queried = in.learner->wants_label(rule_queries) || rule_queries;
+          lap(RoundProfile::query);
+        }
+        Feedback feedback = NoFeedback{};
+        if (queried) {
+          Rng oracle_rng(derive_key(in.oracle_key, static_cast<std::uint64_t>(t)));
+          feedback = in.oracle->respond(x, truth, prediction, oracle_rng);
+        }
+        lap(RoundProfile::oracle);
+        in.learner->learn(x, prediction, feedback);
+        lap(RoundProfile::learn);
+
+        const RoundRecord round{t, &truth, &prediction, &feedback, queried};
+        for (auto* metric : in.metrics) metric->observe(round);
+        lap(RoundProfile::metrics);
+        if (in.trace_rounds) {
+          const auto i = static_cast<std::size_t>(t - 1);
+          record.y[i] = truth.label + 1;
+          record.row[i] = row;
+          record.predicted[i] = prediction.predicted + 1;
+          record.proposed[i] = prediction.proposed + 1;
+          record.correct[i] = prediction.proposed == truth.label;
+          record.queried[i] = queried;
+          lap(RoundProfile::trace);
+        }
+        if (in.test && ((in.test_every > 0 && t % in.test_every == 0) || t == total_rounds)) {
+          evaluate_held_out(*in.test, {}, *in.learner, in.metrics, prediction, t);
+          lap(RoundProfile::test);
+        }
+        if ((t & 4095) == 0) {
+          if (in.rounds_done) *in.rounds_done += t - reported_rounds;
+          reported_rounds = t;
+          if (in.interrupted && (*in.interrupted)()) return false;
+        }
+      }
+    }
+  } catch (const RunFailure&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw RunFailure(t, e.what());
+  }
+  if constexpr (Profiled) {
+    in.profile->rounds += t;
+    in.profile->seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - loop_start).count();
+  }
+  if (in.rounds_done) *in.rounds_done += t - reported_rounds;
+  record.rounds = t;
+  return true;
+}
+}  // namespace
+
+bool run_rounds(const RoundLoopInputs& in, RunRecord& record) {
+  return in.profile ? run_rounds_loop<true>(in, record) : run_rounds_loop<false>(in, record);
+}
+
+void fill_stream_order(std::span<std::int64_t> order, std::uint64_t order_key, std::int64_t pass, StreamOrder mode,
+                       std::span<const std::int32_t> labels, std::int32_t num_classes) {
+  std::iota(order.begin(), order.end(), std::int64_t{0});
+  if (mode == StreamOrder::file || order.empty()) return;
+  Rng rng(derive_key(order_key, static_cast<std::uint64_t>(pass)));
+  if (mode == StreamOrder::with_replacement) {  // `order` may be longer or shorter than the rows
+    for (auto& slot : order) slot = static_cast<std::int64_t>(rng.below(labels.size()));
+    return;
+  }
+  for (std::size_t i = order.size() - 1; i > 0; --i) std::swap(order[i], order[rng.below(i + 1)]);
+  if (mode == StreamOrder::shuffle) return;
+  // Class-wise modes: each class's rows in the shuffled order above, then arranged by class.
+  std::vector<std::vector<std::int64_t>> by_class(static_cast<std::size_t>(num_classes));
+  for (const std::int64_t row : order)
+    by_class[static_cast<std::size_t>(labels[static_cast<std::size_t>(row)])].push_back(row);
+  std::size_t position = 0;
+  if (mode == StreamOrder::by_class) {
+    for (const auto& rows : by_class)
+      for (const std::int64_t row : rows) order[position++] = row;
+  } else if (mode == StreamOrder::interleaved) {
+    for (std::size_t depth = 0; position < order.size(); ++depth)
+      for (const auto& rows : by_class)
+        if (depth < rows.size()) order[position++] = rows[depth];
+  } else {  // class_balanced
+    std::vector<std::size_t> present;
+    for (std::size_t c = 0; c < by_class.size(); ++c)
+      if (!by_class[c].empty()) present.push_back(c);
+    for (auto& slot : order) {
+      const auto& rows = by_class[present[rng.below(present.size())]];
+      slot = rows[rng.below(rows.size())];
+    }
+  }
+}
+
+}  // namespace glimpse

@@ -1,0 +1,68 @@
+// Planning a sweep.
+#include "sweep_plan.hpp"
+
+#include "glimpse/error.hpp"
+
+namespace glimpse {
+namespace fs = std::filesystem;
+
+fs::path default_output(const Protocol& protocol) {
+  if (!protocol.output.empty()) return protocol.output;
+  return fs::path("runs") / ((protocol.name.empty() ? std::string("protocol") : protocol.name) + ".h5");
+}
+
+SweepPlan plan_sweep(const Protocol& protocol) {
+  SweepPlan sweep;
+  std::vector<ProblemShape> shapes;
+  for (auto& data : prepare_datasets(protocol)) {
+    DatasetPlan plan;
+    // The shape after every transform; a per-seed copy made for it is kept for its runs.
+    plan.first_seed = data.materialize(protocol.seeds.front());
+    const Dataset& first = *plan.first_seed;
+    plan.shape = first.shape();
+    if (data.test) {
+      plan.first_seed_test = data.test->materialize(protocol.seeds.front());
+      const Dataset& test = *plan.first_seed_test;
+      const DatasetUse& use = protocol.datasets[sweep.datasets.size()];
+      if (test.dim() != first.dim() || test.num_classes() != first.num_classes())
+        throw Error(use.test.front().where, "the test part has d = " + std::to_string(test.dim()) +
+                                                ", K = " + std::to_string(test.num_classes()) +
+                                                "; the training part has d = " + std::to_string(first.dim()) +
+                                                ", K = " + std::to_string(first.num_classes()));
+    }
+    plan.data = std::move(data);
+    if (!protocol.batch())
+      for (std::int32_t l = 0; l < static_cast<std::int32_t>(protocol.learners.size()); ++l)
+        plan.oracle_params.push_back(protocol.oracle_for(l).resolve(0, &plan.shape));
+    for (const auto& metric : protocol.metrics) plan.metric_params.push_back(metric.resolve(0, &plan.shape));
+    shapes.push_back(plan.shape);
+    sweep.datasets.push_back(std::move(plan));
+  }
+  sweep.list.runs = expand_runs(protocol, shapes);
+  for (const auto& run : sweep.list.runs) {
+    const ProblemShape& shape = shapes[static_cast<std::size_t>(run.dataset)];
+    sweep.list.costs.push_back(static_cast<double>(protocol.passes) *
+                               static_cast<double>(protocol.rounds_per_pass(shape.n)) * static_cast<double>(shape.K) *
+                               static_cast<double>(shape.d));
+  }
+  return sweep;
+}
+
+RunList list_runs(const Protocol& protocol) { return plan_sweep(protocol).list; }
+
+std::vector<const RunSpec*> shard_runs(const RunList& list, const Shard& shard) {
+  const std::vector<std::int32_t> shard_of =
+      shard.whole() ? std::vector<std::int32_t>(list.runs.size(), 0) : assign_shards(list.costs, shard.count);
+  std::vector<const RunSpec*> runs;
+  for (std::size_t i = 0; i < list.runs.size(); ++i)
+    if (shard_of[i] == shard.index) runs.push_back(&list.runs[i]);
+  return runs;
+}
+
+std::string describe_run(const Protocol& protocol, const RunSpec& run) {
+  return "run " + run.id + " (learner '" + protocol.learners[static_cast<std::size_t>(run.learner)].output_name +
+         "', dataset '" + protocol.datasets[static_cast<std::size_t>(run.dataset)].name + "', seed " +
+         std::to_string(run.seed) + ", params " + run.learner_params.to_json() + ")";
+}
+
+}  // namespace glimpse
