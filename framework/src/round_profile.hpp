@@ -63,7 +63,5 @@ struct ProfileRow {
   RoundProfile profile;
 };
 
-// A table of rounds/s and the share of each phase, one line per row.
-void print_profile(const std::vector<ProfileRow>& rows, std::ostream& out);
 
 }  // namespace glimpse

@@ -9,7 +9,6 @@
 #include <map>
 
 #include "glimpse/error.hpp"
-#include "text_table.hpp"
 
 namespace glimpse {
 
@@ -266,28 +265,6 @@ void write_curve_summary(const h5::Handle& file, const std::vector<RunSummary>& 
   h5::write_table(file, "curve_summary", columns, rows);
 }
 
-namespace {
-// "75.4% (0.8)" for fractions (accuracies, rates: as the papers print them), else "398.4 (11.2)".
-std::string mean_std_text(const std::string& metric, double mean, double std) {
-  if (std::isnan(mean)) return "-";  // the metric does not apply to these runs
-  return format_metric(metric, mean, false) + " (" + format_metric(metric, std, true) + ")";
-}
-// Failed runs are left out of every mean; this lists them, with where and why they failed.
-void print_failed_runs(const std::vector<const RunSummary*>& failed, std::ostream& out) {
-  if (failed.empty()) return;
-  out << "\nfailed runs (left out above; rerunning the protocol retries them):\n";
-  TextTable table({"run", "dataset", "learner", "params", "seed", "round", "error"});
-  for (const auto* run : failed)
-    table.add_row({run->id, run->dataset, run->label, run->params, std::to_string(run->seed),
-                   std::to_string(run->failed_round), run->error});
-  table.print(out);
-}
-template <class T>
-void add_unique(std::vector<T>& items, const T& item) {
-  if (std::find(items.begin(), items.end(), item) == items.end()) items.push_back(item);
-}
-}  // namespace
-
 std::string throughput_text(double rounds_per_second) {
   char buffer[32];
   if (rounds_per_second >= 1e6)
@@ -316,89 +293,6 @@ h5::Handle open_trace_file(const std::filesystem::path& path) {
   if (!h5::has_attribute(file, "schema_version"))
     throw Error(path.string(), "not a glimpse trace file (no schema_version)");
   return file;
-}
-
-void print_summary(const std::filesystem::path& path, std::ostream& out, SummaryView view,
-                   const std::string& table_metric) {
-  const h5::Handle file = open_trace_file(path);
-  const std::string selection = h5::read_string_attribute(file, "selection_metric");
-  const bool maximize = h5::read_string_attribute(file, "selection_goal") == "max";
-  const bool per_seed =
-      h5::has_attribute(file, "selection_per_seed") && h5::read_string_attribute(file, "selection_per_seed") == "true";
-  const auto runs = read_run_summaries(file);
-  const auto rows = summarize(runs, selection, maximize, view == SummaryView::every_grid_point, per_seed);
-  const auto total = h5::read_int_attribute(file, "runs_total");
-  std::vector<const RunSummary*> failed;
-  for (const auto& run : runs)
-    if (run.status == "failed") failed.push_back(&run);
-  out << path.string() << ": " << runs.size() - failed.size() << " of " << total << " runs complete";
-  if (!failed.empty()) out << ", " << failed.size() << " failed";
-  if (h5::has_attribute(file, "shard")) out << " (shard " << h5::read_string_attribute(file, "shard") << ")";
-  out << "; "
-      << (view == SummaryView::every_grid_point
-              ? "every grid point"
-              : "grid point chosen by " + std::string(maximize ? "max" : "min") + (per_seed ? " " : " mean ") +
-                    selection + (per_seed ? " on each seed" : ""))
-      << "; mean (std) over seeds\n\n";
-  if (view == SummaryView::table) {
-    // The papers' layout: datasets down, learners across, one metric.
-    const std::string metric = table_metric.empty() ? selection : table_metric;
-    std::vector<std::string> datasets, learners;
-    for (const auto& row : rows) add_unique(datasets, row.dataset), add_unique(learners, row.learner);
-    std::vector<std::string> header{"dataset"};
-    header.insert(header.end(), learners.begin(), learners.end());
-    TextTable table(header);
-    TextTable chosen({"dataset", "learner", "chosen params"});
-    for (const auto& dataset : datasets) {
-      std::vector<std::string> cells{dataset};
-      for (const auto& learner : learners) {
-        const auto row = std::find_if(rows.begin(), rows.end(), [&](const SummaryRow& r) {
-          return r.dataset == dataset && r.learner == learner;
-        });
-        std::string cell = "-";
-        if (row != rows.end()) {
-          chosen.add_row({dataset, learner, row->params});
-          const auto m = std::find(row->metric_names.begin(), row->metric_names.end(), metric);
-          if (m != row->metric_names.end()) {
-            const auto i = static_cast<std::size_t>(m - row->metric_names.begin());
-            cell = mean_std_text(metric, row->means[i], row->stds[i]);
-          }
-        }
-        cells.push_back(cell);
-      }
-      table.add_row(std::move(cells));
-    }
-    out << metric << ":\n";
-    table.print(out);
-    out << '\n';
-    chosen.print(out);
-    print_failed_runs(failed, out);
-    return;
-  }
-  std::vector<std::string> header{"dataset", "learner", "params", "seeds"};
-  std::vector<std::string> names;
-  for (const auto& row : rows)
-    for (const auto& n : row.metric_names) add_unique(names, n);
-  header.insert(header.end(), names.begin(), names.end());
-  header.insert(header.end(), {"rounds/s", "peak MB"});
-  TextTable table(header);
-  for (const auto& row : rows) {
-    std::vector<std::string> cells{row.dataset, row.learner, row.params, std::to_string(row.seeds)};
-    for (const auto& n : names) {
-      const auto it = std::find(row.metric_names.begin(), row.metric_names.end(), n);
-      if (it == row.metric_names.end()) {
-        cells.emplace_back("-");
-        continue;
-      }
-      const auto i = static_cast<std::size_t>(it - row.metric_names.begin());
-      cells.push_back(mean_std_text(n, row.means[i], row.stds[i]));
-    }
-    cells.push_back(throughput_text(row.rounds_per_second));
-    cells.push_back(std::isnan(row.peak_rss_mb) ? std::string("-") : std::to_string(std::llround(row.peak_rss_mb)));
-    table.add_row(std::move(cells));
-  }
-  table.print(out);
-  print_failed_runs(failed, out);
 }
 
 }  // namespace glimpse

@@ -1,4 +1,5 @@
-// Reading runs back from a trace file, the /summary table, and the per-learner summary report.
+// Reading runs back from a trace file, the /summary and /curve_summary tables, the selection of grid points, and
+// how numbers are shown (presentation/summary_print.hpp prints the report).
 #pragma once
 
 #include <cstdint>
@@ -76,15 +77,5 @@ std::string format_metric(const std::string& metric, double value, bool spread);
 
 // Opens a trace file for reading; Error naming the file when it is missing, not HDF5 or not a glimpse trace.
 h5::Handle open_trace_file(const std::filesystem::path& path);
-
-enum class SummaryView {
-  rows,              // one row per (dataset, learner) at the chosen grid point, every metric
-  table,             // the papers' layout: datasets x learners, one metric, then the chosen parameters
-  every_grid_point,  // one row per (dataset, learner, grid point), every metric
-};
-// Prints the summary of a trace file (the selection rule is read from the file). `table_metric`: the metric
-// of SummaryView::table (default: the selection metric).
-void print_summary(const std::filesystem::path& file, std::ostream& out, SummaryView view = SummaryView::rows,
-                   const std::string& table_metric = "");
 
 }  // namespace glimpse

@@ -5,6 +5,7 @@
 #include "hdf5.hpp"
 #include "orchestrator.hpp"
 #include "summary.hpp"
+#include "summary_print.hpp"
 #include "support.hpp"
 
 namespace glimpse::test {

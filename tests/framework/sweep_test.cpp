@@ -5,6 +5,7 @@
 
 #include "hdf5.hpp"
 #include "orchestrator.hpp"
+#include "profile_print.hpp"
 #include "summary.hpp"
 #include "trace_store.hpp"
 #include "support.hpp"

@@ -5,7 +5,6 @@
 #include "glimpse/error.hpp"
 #include "glimpse/instance.hpp"
 #include "glimpse/interfaces.hpp"
-#include "glimpse/linear_model.hpp"
 #include "glimpse/params.hpp"
 #include "glimpse/plugin.hpp"
 #include "glimpse/prediction.hpp"

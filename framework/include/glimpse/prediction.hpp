@@ -75,4 +75,23 @@ inline std::int32_t full_label(const Feedback& feedback) noexcept {
   if (const auto* f = std::get_if<NoisyLabelFeedback>(&feedback)) return f->label;
   return -1;
 }
+
+// The argmax conventions of ALGORITHMS.md, for every learner. Index of the largest value, lowest index on ties.
+template <class Vector>
+std::int32_t argmax(const Vector& values) noexcept {
+  std::int32_t best = 0;
+  for (std::int32_t i = 1; i < static_cast<std::int32_t>(values.size()); ++i)
+    if (values[i] > values[best]) best = i;
+  return best;
+}
+
+// Index of the largest value other than `excluded`, lowest index on ties (the "runner-up").
+template <class Vector>
+std::int32_t argmax_except(const Vector& values, std::int32_t excluded) noexcept {
+  std::int32_t best = -1;
+  for (std::int32_t i = 0; i < static_cast<std::int32_t>(values.size()); ++i)
+    if (i != excluded && (best < 0 || values[i] > values[best])) best = i;
+  return best;
+}
+
 }  // namespace glimpse

@@ -4,6 +4,7 @@
 // w_y += alpha S_y x, w_r -= alpha S_r x, and S_k -= beta (S_k x)^2 elementwise for k = y, r. Full feedback.
 #include <algorithm>
 #include <glimpse/glimpse.hpp>
+#include <glimpse/linear_model.hpp>
 
 namespace {
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <glimpse/glimpse.hpp>
+#include <glimpse/linear_model.hpp>
 
 namespace {
 

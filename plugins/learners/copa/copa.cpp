@@ -3,6 +3,7 @@
 // class with margin Delta, exact closed-form update in O(K log K + K nnz).
 #include <glimpse/algorithms/copa_step.hpp>
 #include <glimpse/glimpse.hpp>
+#include <glimpse/linear_model.hpp>
 
 namespace {
 

@@ -3,6 +3,7 @@
 // label need not be the argmax here.
 #include <glimpse/algorithms/complementary_step.hpp>
 #include <glimpse/glimpse.hpp>
+#include <glimpse/linear_model.hpp>
 
 namespace {
 

@@ -4,6 +4,7 @@
 #include <glimpse/algorithms/complementary_step.hpp>
 #include <glimpse/algorithms/support_class_pa.hpp>
 #include <glimpse/glimpse.hpp>
+#include <glimpse/linear_model.hpp>
 
 namespace {
 

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <glimpse/glimpse.hpp>
+#include <glimpse/linear_model.hpp>
 #include <vector>
 
 namespace {

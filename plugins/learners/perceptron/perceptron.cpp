@@ -1,5 +1,6 @@
 // Multiclass Perceptron (ALGORITHMS.md section 2): full-feedback baseline.
 #include <glimpse/glimpse.hpp>
+#include <glimpse/linear_model.hpp>
 
 namespace {
 

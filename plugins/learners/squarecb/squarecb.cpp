@@ -9,6 +9,7 @@
 #include <limits>
 #include <glimpse/algorithms/exploration.hpp>
 #include <glimpse/glimpse.hpp>
+#include <glimpse/linear_model.hpp>
 
 namespace {
 

@@ -1,5 +1,5 @@
 // Helpers for linear learners: a K x d weight matrix (one contiguous row per class) scored against
-// dense or sparse instance views without allocating, and the argmax conventions of ALGORITHMS.md.
+// dense or sparse instance views without allocating (the argmax conventions are in glimpse/prediction.hpp).
 #pragma once
 
 #include <Eigen/Core>
@@ -15,24 +15,6 @@
 #include "glimpse/prediction.hpp"
 
 namespace glimpse {
-
-// Index of the largest value, lowest index on ties.
-template <class Vector>
-std::int32_t argmax(const Vector& values) noexcept {
-  std::int32_t best = 0;
-  for (std::int32_t i = 1; i < static_cast<std::int32_t>(values.size()); ++i)
-    if (values[i] > values[best]) best = i;
-  return best;
-}
-
-// Index of the largest value other than `excluded`, lowest index on ties (the "runner-up").
-template <class Vector>
-std::int32_t argmax_except(const Vector& values, std::int32_t excluded) noexcept {
-  std::int32_t best = -1;
-  for (std::int32_t i = 0; i < static_cast<std::int32_t>(values.size()); ++i)
-    if (i != excluded && (best < 0 || values[i] > values[best])) best = i;
-  return best;
-}
 
 // The `precision` parameter every linear learner declares: its weights' scalar type.
 inline ParamSpec precision_param() {

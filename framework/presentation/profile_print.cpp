@@ -1,4 +1,5 @@
-#include "round_profile.hpp"
+// `glimpse run --profile`'s table.
+#include "profile_print.hpp"
 
 #include <cstdio>
 #include <numeric>
