@@ -12,237 +12,12 @@
 #include "glimpse/error.hpp"
 #include "glimpse/random.hpp"
 #include "param_resolution.hpp"
+#include "protocol_json.hpp"
 
 namespace glimpse {
 namespace pt = boost::property_tree;
 
-namespace {
-
-bool is_list(const pt::ptree& node) {
-  return !node.empty() && std::all_of(node.begin(), node.end(), [](const auto& c) { return c.first.empty(); });
-}
-bool is_object(const pt::ptree& node) {
-  return !node.empty() && std::none_of(node.begin(), node.end(), [](const auto& c) { return c.first.empty(); });
-}
-bool is_value(const pt::ptree& node) { return node.empty(); }
-
-std::string join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
-  return out;
-}
-
-// Walks a protocol tree, carrying "file: path.inside" for every message.
-// "unknown parameter 'etta' of learner 'perceptron'; declared: eta, margin, precision"
-std::string unknown_parameter(const std::string& param, const std::string& kind_name, const std::string& plugin,
-                              const PluginSpec& spec) {
-  std::vector<std::string> names;
-  for (const auto& p : spec.params) names.push_back(p.name);
-  return "unknown parameter '" + param + "' of " + kind_name + " '" + plugin +
-         "'; declared: " + (names.empty() ? std::string("none") : join(names));
-}
-
-class Reader {
- public:
-  Reader(std::string file, std::filesystem::path base_dir, const PluginRegistry& registry)
-      : file_(std::move(file)), base_dir_(std::move(base_dir)), registry_(registry) {}
-
-  std::string at(const std::string& path) const { return path.empty() ? file_ : file_ + ": " + path; }
-  [[noreturn]] void fail(const std::string& path, const std::string& what) const { throw Error(at(path), what); }
-
-  void only_keys(const pt::ptree& node, const std::string& path, const std::vector<std::string>& allowed) const {
-    for (const auto& [key, child] : node) {
-      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
-        fail(path.empty() ? key : path + "." + key, "unknown key '" + key + "'; expected one of " + join(allowed));
-    }
-  }
-
-  std::string value(const pt::ptree& node, const std::string& path, const std::string& expected) const {
-    if (!is_value(node)) fail(path, "expected " + expected + ", got a list or an object");
-    return node.data();
-  }
-
-  const pt::ptree* child(const pt::ptree& node, const std::string& key) const {
-    const auto it = node.find(key);
-    return it == node.not_found() ? nullptr : &it->second;
-  }
-
-  // A parameter value as written: valid for its declaration, and an existing file for a path parameter.
-  void check_value(const ParamSpec& p, const std::string& text, const std::string& where) const {
-    try {
-      resolve_param(p, text, nullptr);
-    } catch (const Error& e) {
-      throw Error(where, e.what());
-    }
-    if (p.type == ParamType::path && !text.empty()) {
-      const std::filesystem::path file = resolve_path(base_dir_, text);
-      if (!std::filesystem::is_regular_file(file))
-        throw Error(where, "expected an existing file, got '" + text + "' (looked for " + file.string() + ")");
-    }
-  }
-
-  // A "NAME.PARAM" value for the learner a `learner` parameter NAME wraps, kept until that learner is known.
-  struct WrappedValue {
-    std::string owner, name, text, path;
-  };
-
-  // The learners a `learner` parameter may name here (its fixed value, each grid value, or its default), each
-  // checked: a learner plugin that learns from full labels and wraps none itself, given only parameters it
-  // declares, with valid values, and every parameter it requires.
-  void check_wrapped(const PluginUse& use, const ParamSpec& wrapper, const std::string& path,
-                     const std::vector<WrappedValue>& wrapped) const {
-    std::vector<std::pair<std::string, std::string>> candidates;  // name, where it was given
-    for (const auto& p : use.params)
-      if (p.name == wrapper.name) candidates.emplace_back(p.text, p.where);
-    for (const auto& [name, values] : use.grid)
-      if (name == wrapper.name)
-        for (const auto& v : values) candidates.emplace_back(v.text, v.where);
-    if (candidates.empty()) candidates.emplace_back(wrapper.default_value, at(path + ".params." + wrapper.name));
-    for (const auto& [learner, where] : candidates) {
-      const LoadedPlugin& base = registry_.get(learner, PluginKind::learner, where);
-      if (!base.spec->accepts.contains(FeedbackKind::label))
-        throw Error(where, "learner '" + learner + "' does not learn from full labels, which '" + wrapper.name +
-                               "' must (it is fed the label of every right proposal)");
-      for (const auto& q : base.spec->params)
-        if (q.type == ParamType::learner) throw Error(where, "a wrapped learner cannot wrap another one");
-      std::set<std::string> given;
-      for (const auto& v : wrapped) {
-        if (v.owner != wrapper.name) continue;
-        const ParamSpec* declared = nullptr;
-        for (const auto& q : base.spec->params)
-          if (q.name == v.name) declared = &q;
-        if (!declared) fail(v.path, unknown_parameter(v.name, "learner", learner, *base.spec));
-        check_value(*declared, v.text, at(v.path));
-        given.insert(v.name);
-      }
-      for (const auto& q : base.spec->params)
-        if (q.required && !given.count(q.name))
-          throw Error(where, "learner '" + learner + "' needs its parameter '" + q.name + "' as " + wrapper.name + "." +
-                                 q.name + " (" + q.doc + ")");
-    }
-  }
-
-  // Parses {"name": ..., "params": {...}, ["grid": {...}], ["as": ...]} and checks it against the plugin.
-  PluginUse plugin_use(const pt::ptree& node, const std::string& path, PluginKind kind, const std::string& name_key,
-                       std::vector<std::string> allowed) const {
-    const std::string kind_name(plugin_kind_name(kind));
-    if (!is_object(node)) fail(path, "expected an object such as {\"" + name_key + "\": \"...\"}");
-    only_keys(node, path, allowed);
-    const pt::ptree* name_node = child(node, name_key);
-    if (!name_node) fail(path, "missing \"" + name_key + "\" (the " + kind_name + " plugin to use)");
-    const std::string name = value(*name_node, path + "." + name_key, "a plugin name");
-    PluginUse use;
-    use.base_dir = base_dir_;
-    use.where = at(path);
-    use.plugin = &registry_.get(name, kind, at(path + "." + name_key));
-    const PluginSpec& spec = *use.plugin->spec;
-    use.output_name = name;
-
-    std::set<std::string> seen;
-    const auto declared = [&](const std::string& param, const std::string& param_path) -> const ParamSpec& {
-      for (const auto& p : spec.params)
-        if (p.name == param) {
-          if (!seen.insert(param).second) fail(param_path, "parameter '" + param + "' is given twice");
-          return p;
-        }
-      fail(param_path, unknown_parameter(param, kind_name, name, spec));
-    };
-    // The `learner` parameter a "NAME.PARAM" key belongs to, or none: its values are checked by check_wrapped.
-    const auto owner_of = [&](const std::string& key) -> const ParamSpec* {
-      const auto dot = key.find('.');
-      if (dot != std::string::npos)
-        for (const auto& p : spec.params)
-          if (p.type == ParamType::learner && p.name == key.substr(0, dot)) return &p;
-      return nullptr;
-    };
-    std::vector<WrappedValue> wrapped;
-    // One value as written at `value_path`, for the parameter `key` (declared, or wrapped when `p` is null).
-    const auto take = [&](const std::string& key, const ParamSpec* p, const pt::ptree& v,
-                          const std::string& value_path) {
-      const std::string text = value(v, value_path, p ? "a single " + p->type_name() + " value" : "a single value");
-      if (p)
-        check_value(*p, text, at(value_path));
-      else
-        wrapped.push_back({owner_of(key)->name, key.substr(key.find('.') + 1), text, value_path});
-      return RawParam{key, text, at(value_path)};
-    };
-    if (const pt::ptree* params = child(node, "params")) {
-      if (!is_object(*params) && !params->empty()) fail(path + ".params", "expected an object of parameter values");
-      for (const auto& [key, v] : *params) {
-        const std::string p_path = path + ".params." + key;
-        use.params.push_back(take(key, owner_of(key) ? nullptr : &declared(key, p_path), v, p_path));
-      }
-    }
-    if (const pt::ptree* grid = child(node, "grid")) {
-      if (!is_object(*grid)) fail(path + ".grid", "expected an object mapping parameter names to lists of values");
-      for (const auto& [key, values] : *grid) {
-        const std::string g_path = path + ".grid." + key;
-        const ParamSpec* p = owner_of(key) ? nullptr : &declared(key, g_path);
-        if (!is_list(values)) fail(g_path, "expected a non-empty list of values");
-        std::vector<RawParam> entries;
-        int i = 0;
-        for (const auto& item : values)
-          entries.push_back(take(key, p, item.second, g_path + "[" + std::to_string(i++) + "]"));
-        use.grid.emplace_back(key, std::move(entries));
-      }
-    }
-    for (const auto& p : spec.params)
-      if (p.required && !seen.count(p.name))
-        fail(path + ".params",
-             "missing required parameter '" + p.name + "' of " + kind_name + " '" + name + "' (" + p.doc + ")");
-    use.registry = &registry_;
-    for (const auto& p : spec.params)
-      if (p.type == ParamType::learner) check_wrapped(use, p, path, wrapped);
-    if (const pt::ptree* as = child(node, "as")) use.output_name = value(*as, path + ".as", "a name");
-    return use;
-  }
-
-  std::vector<std::pair<std::string, const pt::ptree*>> list(const pt::ptree& root, const std::string& key,
-                                                             bool required) const {
-    std::vector<std::pair<std::string, const pt::ptree*>> items;
-    const pt::ptree* node = child(root, key);
-    if (!node) {
-      if (required) fail("", "missing \"" + key + "\" (a non-empty list)");
-      return items;
-    }
-    if (!is_list(*node)) fail(key, "expected a non-empty list");
-    int i = 0;
-    for (const auto& item : *node) items.emplace_back(key + "[" + std::to_string(i++) + "]", &item.second);
-    return items;
-  }
-
- private:
-  std::string file_;
-  std::filesystem::path base_dir_;
-  const PluginRegistry& registry_;
-};
-
-std::int64_t parse_integer(const Reader& r, const pt::ptree& node, const std::string& path, std::int64_t min) {
-  const std::string text = r.value(node, path, "an integer");
-  std::size_t used = 0;
-  long long v = 0;
-  try {
-    v = std::stoll(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || v < min)
-    r.fail(path,
-           "expected an integer >= " + std::to_string(min) + ", got " + (text.empty() ? "nothing" : "'" + text + "'"));
-  return v;
-}
-
-// A fraction in (0, 1), or (0, 1] with one_allowed.
-double parse_fraction(const Reader& r, const pt::ptree& node, const std::string& path, bool one_allowed) {
-  const std::string written = r.value(node, path, "a fraction");
-  char* end = nullptr;
-  const double v = std::strtod(written.c_str(), &end);
-  if (written.empty() || *end != '\0' || !(v > 0.0 && (one_allowed ? v <= 1.0 : v < 1.0)))
-    r.fail(path, std::string("expected a fraction in (0, 1") + (one_allowed ? "]" : ")") + ", got '" + written + "'");
-  return v;
-}
-
-}  // namespace
+using namespace protocol_json;  // NOLINT: this file is the reader's one user
 
 std::int64_t PluginUse::grid_size() const {
   std::int64_t size = 1;
@@ -343,6 +118,269 @@ std::vector<DatasetUse> expand_transform_grids(const DatasetUse& data) {
 
 }  // namespace
 
+namespace {
+// parse_protocol's sections, in the order the file is checked (so that of several mistakes the same one is
+// reported first).
+class ProtocolParser {
+ public:
+  ProtocolParser(Reader& reader, const pt::ptree& json_root, Protocol& parsed)
+      : r(reader), root(json_root), protocol(parsed), batch(parsed.batch()) {}
+  void parse() {
+    parse_split();
+    parse_datasets();
+    parse_feedback();
+    parse_learners();
+    parse_metrics();
+    parse_seeds();
+    parse_schedule();
+    parse_selection();
+  }
+
+ private:
+  void parse_split() {
+    if (const auto* split = r.child(root, "split")) {
+      if (!batch) r.fail("split", "only batch protocols (\"kind\": \"batch\") split their datasets");
+      if (!is_object(*split)) r.fail("split", "expected {\"test\": FRACTION, \"labelled\": FRACTION, \"folds\": N}");
+      r.only_keys(*split, "split", {"test", "labelled", "folds", "fit_transforms_on"});
+      if (const auto* t = r.child(*split, "test")) protocol.split.test = parse_fraction(r, *t, "split.test", false);
+      if (const auto* l = r.child(*split, "labelled"))
+        protocol.split.labelled = parse_fraction(r, *l, "split.labelled", true);
+      if (const auto* folds = r.child(*split, "folds")) {
+        protocol.split.folds = parse_integer(r, *folds, "split.folds", 0);
+        if (protocol.split.folds == 1) r.fail("split.folds", "expected 0 (no cross-validation) or at least 2, got 1");
+      }
+      if (const auto* fit = r.child(*split, "fit_transforms_on")) {
+        const std::string v = r.value(*fit, "split.fit_transforms_on", "training, labelled or all");
+        using FitRows = BatchSplit::FitRows;
+        if (v == "training")
+          protocol.split.fit_transforms_on = FitRows::training;
+        else if (v == "labelled")
+          protocol.split.fit_transforms_on = FitRows::labelled;
+        else if (v == "all")
+          protocol.split.fit_transforms_on = FitRows::all;
+        else
+          r.fail("split.fit_transforms_on", "expected training, labelled or all, got '" + v + "'");
+      }
+    }
+  }
+
+  // One dataset entry: an installed dataset or a data source, its transforms and, unless it is itself a test
+  // part, an optional "test" part.
+  DatasetUse dataset_entry(const pt::ptree& node, const std::string& path, bool may_have_test) {
+    DatasetUse data;
+    data.where = r.at(path);
+    if (!is_object(node))
+      r.fail(path,
+             "expected {\"name\": INSTALLED_DATASET}, {\"dataset\": INSTALLED_DATASET, \"name\": NAME} or "
+             "{\"source\": PLUGIN, \"params\": {...}}");
+    std::vector<std::string> keys{"name", "source", "params", "transforms"};
+    if (may_have_test) keys.push_back("test");
+    if (batch) keys.push_back("labelled");
+    if (r.child(node, "source")) {
+      data.source = r.plugin_use(node, path, PluginKind::data_source, "source", keys);
+      data.name = data.source.name();
+      if (const auto* n = r.child(node, "name")) data.name = r.value(*n, path + ".name", "a dataset name");
+    } else {
+      keys = {"name", "dataset", "transforms"};
+      if (may_have_test) keys.push_back("test");
+      if (batch) keys.push_back("labelled");
+      r.only_keys(node, path, keys);
+      const auto* n = r.child(node, "name");
+      const auto* installed = r.child(node, "dataset");
+      if (!n && !installed)
+        r.fail(path, "expected \"name\" (an installed dataset, see 'glimpse datasets list') or \"source\"");
+      data.cached = true;
+      data.cached_name = installed ? r.value(*installed, path + ".dataset", "an installed dataset")
+                                   : r.value(*n, path + ".name", "a dataset name");
+      data.name = n ? r.value(*n, path + ".name", "a dataset name") : data.cached_name;
+    }
+    if (const auto* l = r.child(node, "labelled")) data.labelled = parse_fraction(r, *l, path + ".labelled", true);
+    for (const auto& [t_path, t_node] : r.list(node, "transforms", false))
+      data.transforms.push_back(
+          r.plugin_use(*t_node, path + "." + t_path, PluginKind::transform, "name", {"name", "params", "grid"}));
+    if (const auto* test = r.child(node, "test")) {
+      data.test.push_back(dataset_entry(*test, path + ".test", false));
+      for (const auto& t : data.test.front().transforms)
+        if (!t.grid.empty()) r.fail(path + ".test", "a test part's transforms cannot have grids");
+    }
+    return data;
+  }
+
+  void parse_datasets() {
+    std::set<std::string> dataset_names;
+    for (const auto& [path, node] : r.list(root, "datasets", true)) {
+      DatasetUse data = dataset_entry(*node, path, true);
+      if (batch && !data.test.empty())
+        r.fail(path + ".test", "a batch protocol holds out its test rows by \"split\"; remove \"test\"");
+      if (!dataset_names.insert(data.name).second)
+        r.fail(path + ".name", "dataset name '" + data.name + "' is used twice; give each a distinct \"name\"");
+      for (auto& variant : expand_transform_grids(data)) protocol.datasets.push_back(std::move(variant));
+    }
+  }
+
+  void parse_feedback() {
+    const pt::ptree* oracle = r.child(root, "oracle");
+    if (batch) {
+      for (const char* key : {"oracle", "query_rule"})
+        if (r.child(root, key))
+          r.fail(key, "a batch protocol has no " + std::string(key) +
+                          ": the labelled rows of its \"split\" keep their labels");
+    } else {
+      if (!oracle) r.fail("", "missing \"oracle\" (the feedback oracle, e.g. {\"name\": \"full\"})");
+      protocol.oracle = r.plugin_use(*oracle, "oracle", PluginKind::oracle, "name", {"name", "params"});
+      if (const auto* rule = r.child(root, "query_rule"))
+        protocol.query_rule =
+            r.plugin_use(*rule, "query_rule", PluginKind::query_rule, "name", {"name", "params", "grid"});
+    }
+  }
+
+  void parse_learners() {
+    for (const auto& [path, node] : r.list(root, "learners", true)) {
+      if (batch) {
+        PluginUse learner = r.plugin_use(*node, path, PluginKind::learner, "name", {"name", "params", "grid", "as"});
+        const PluginSpec& spec = *learner.plugin->spec;
+        if (!spec.batch && !spec.accepts.contains(FeedbackKind::label))
+          r.fail(path + ".name", "learner '" + spec.name +
+                                     "' can be fitted neither in batch nor by passes over labelled rows (it does not "
+                                     "accept label feedback)");
+        protocol.learners.push_back(std::move(learner));
+        protocol.learner_oracles.emplace_back();
+        protocol.learner_query_rules.emplace_back();
+        continue;
+      }
+      PluginUse learner = r.plugin_use(*node, path, PluginKind::learner, "name",
+                                       {"name", "params", "grid", "oracle", "query_rule", "as"});
+      if (learner.plugin->spec->batch && learner.plugin->spec->accepts.empty())
+        r.fail(path + ".name",
+               "learner '" + learner.name() +
+                   "' is fitted in batch protocols only (\"kind\": \"batch\"); it does not learn online");
+      // A learner may have an oracle of its own (e.g. exact labels for a baseline beside candidate-set learners).
+      std::optional<PluginUse> own_oracle;
+      if (const auto* o = r.child(*node, "oracle"))
+        own_oracle = r.plugin_use(*o, path + ".oracle", PluginKind::oracle, "name", {"name", "params"});
+      const PluginUse& learner_oracle = own_oracle ? *own_oracle : protocol.oracle;
+      const FeedbackKind produced = learner_oracle.plugin->spec->produces;
+      const PluginSpec& spec = *learner.plugin->spec;
+      if (!spec.accepts.contains(produced)) {
+        std::vector<std::string> accepted;
+        for (auto k : spec.accepts.kinds()) accepted.emplace_back(feedback_kind_name(k));
+        r.fail(path + ".name", "learner '" + spec.name + "' accepts " + join(accepted) + " feedback, but oracle '" +
+                                   learner_oracle.name() + "' produces " + std::string(feedback_kind_name(produced)) +
+                                   " feedback");
+      }
+      // ... and a query rule of its own (e.g. the passive baseline, or one rule per learner in a comparison).
+      std::optional<PluginUse> own_rule;
+      if (const auto* q = r.child(*node, "query_rule"))
+        own_rule = r.plugin_use(*q, path + ".query_rule", PluginKind::query_rule, "name", {"name", "params", "grid"});
+      protocol.learners.push_back(std::move(learner));
+      protocol.learner_oracles.push_back(std::move(own_oracle));
+      protocol.learner_query_rules.push_back(std::move(own_rule));
+    }
+  }
+
+  void parse_metrics() {
+    for (const auto& [path, node] : r.list(root, "metrics", true)) {
+      PluginUse metric = r.plugin_use(*node, path, PluginKind::metric, "name", {"name", "params", "as"});
+      if (!metric_names.insert(metric.output_name).second)
+        r.fail(path, "metric output name '" + metric.output_name + "' is used twice; rename one with \"as\"");
+      protocol.metrics.push_back(std::move(metric));
+    }
+  }
+
+  void parse_seeds() {
+    if (const auto* seeds = r.child(root, "seeds")) {
+      if (is_list(*seeds)) {
+        int i = 0;
+        for (const auto& item : *seeds) {
+          const auto seed = parse_integer(r, item.second, "seeds[" + std::to_string(i++) + "]", 0);
+          if (std::find(protocol.seeds.begin(), protocol.seeds.end(), seed) != protocol.seeds.end())
+            r.fail("seeds", "seed " + std::to_string(seed) + " is listed twice");
+          protocol.seeds.push_back(static_cast<std::uint64_t>(seed));
+        }
+      } else {
+        const auto count = parse_integer(r, *seeds, "seeds", 1);
+        for (std::int64_t s = 0; s < count; ++s) protocol.seeds.push_back(static_cast<std::uint64_t>(s));
+      }
+    } else {
+      protocol.seeds = {0};
+    }
+  }
+
+  // Passes, held-out tests, stream order, rounds and trace.
+  void parse_schedule() {
+    if (const auto* passes = r.child(root, "passes")) protocol.passes = parse_integer(r, *passes, "passes", 1);
+    if (const auto* every = r.child(root, "test_every")) {
+      protocol.test_every = parse_integer(r, *every, "test_every", 0);
+      if (!batch && std::none_of(protocol.datasets.begin(), protocol.datasets.end(),
+                                 [](const auto& d) { return !d.test.empty(); }))
+        r.fail("test_every", "no dataset has a \"test\" part to evaluate on");
+    }
+    if (const auto* order = r.child(root, "order")) {
+      const std::string expected = "one of shuffle, file, by_class, interleaved, class_balanced, with_replacement";
+      const std::string o = r.value(*order, "order", expected);
+      const std::pair<const char*, StreamOrder> modes[] = {{"shuffle", StreamOrder::shuffle},
+                                                           {"file", StreamOrder::file},
+                                                           {"by_class", StreamOrder::by_class},
+                                                           {"interleaved", StreamOrder::interleaved},
+                                                           {"class_balanced", StreamOrder::class_balanced},
+                                                           {"with_replacement", StreamOrder::with_replacement}};
+      const auto mode = std::find_if(std::begin(modes), std::end(modes), [&](const auto& m) { return o == m.first; });
+      if (mode == std::end(modes)) r.fail("order", "expected " + expected + ", got '" + o + "'");
+      protocol.order = mode->second;
+    }
+    if (const auto* rounds = r.child(root, "rounds")) {
+      if (protocol.order != StreamOrder::with_replacement)
+        r.fail("rounds", "only with \"order\": \"with_replacement\" (other orders visit each row once per pass)");
+      protocol.rounds = parse_integer(r, *rounds, "rounds", 1);
+    }
+    if (const auto* trace = r.child(root, "trace")) {
+      const std::string t = r.value(*trace, "trace", "'rounds' or 'curves'");
+      if (t != "rounds" && t != "curves") r.fail("trace", "expected 'rounds' or 'curves', got '" + t + "'");
+      protocol.trace_rounds = t == "rounds";
+    }
+  }
+
+  void parse_selection() {
+    // Cross-validated batch protocols choose, on every split, the grid point of least cross-validation error.
+    const bool cross_validates = batch && protocol.split.folds > 1;
+    protocol.selection.metric = protocol.metrics.front().output_name;
+    if (batch) protocol.selection.maximize = false;  // batch metrics are test errors
+    if (cross_validates) protocol.selection = {"cv_error", false, true};
+    if (const auto* selection = r.child(root, "selection")) {
+      if (!is_object(*selection)) r.fail("selection", "expected {\"metric\": NAME, \"goal\": \"max\" or \"min\"}");
+      r.only_keys(*selection, "selection", {"metric", "goal", "per_seed"});
+      if (const auto* m = r.child(*selection, "metric")) {
+        protocol.selection.metric = r.value(*m, "selection.metric", "a metric output name");
+        const bool known =
+            (cross_validates && protocol.selection.metric == "cv_error") ||
+            std::any_of(metric_names.begin(), metric_names.end(), [&](const std::string& name) {
+              return protocol.selection.metric == name || protocol.selection.metric.rfind(name + "_", 0) == 0;
+            });
+        if (!known)
+          r.fail("selection.metric", "'" + protocol.selection.metric + "' is not produced by any metric; metrics: " +
+                                         join({metric_names.begin(), metric_names.end()}));
+      }
+      if (const auto* g = r.child(*selection, "goal")) {
+        const std::string goal = r.value(*g, "selection.goal", "'max' or 'min'");
+        if (goal != "max" && goal != "min") r.fail("selection.goal", "expected 'max' or 'min', got '" + goal + "'");
+        protocol.selection.maximize = goal == "max";
+      }
+      if (const auto* p = r.child(*selection, "per_seed")) {
+        const std::string v = r.value(*p, "selection.per_seed", "true or false");
+        if (v != "true" && v != "false") r.fail("selection.per_seed", "expected true or false, got '" + v + "'");
+        protocol.selection.per_seed = v == "true";
+      }
+    }
+  }
+
+  Reader& r;
+  const pt::ptree& root;
+  Protocol& protocol;
+  const bool batch;
+  std::set<std::string> metric_names;
+};
+}  // namespace
+
 Protocol parse_protocol(const std::string& text, const std::string& file, const std::filesystem::path& base_dir,
                         const PluginRegistry& registry) {
   pt::ptree root;
@@ -367,225 +405,7 @@ Protocol parse_protocol(const std::string& text, const std::string& file, const 
     if (protocol.kind != "online" && protocol.kind != "batch")
       r.fail("kind", "expected 'online' or 'batch', got '" + protocol.kind + "'");
   }
-  const bool batch = protocol.batch();
-  if (const auto* split = r.child(root, "split")) {
-    if (!batch) r.fail("split", "only batch protocols (\"kind\": \"batch\") split their datasets");
-    if (!is_object(*split)) r.fail("split", "expected {\"test\": FRACTION, \"labelled\": FRACTION, \"folds\": N}");
-    r.only_keys(*split, "split", {"test", "labelled", "folds", "fit_transforms_on"});
-    if (const auto* t = r.child(*split, "test")) protocol.split.test = parse_fraction(r, *t, "split.test", false);
-    if (const auto* l = r.child(*split, "labelled"))
-      protocol.split.labelled = parse_fraction(r, *l, "split.labelled", true);
-    if (const auto* folds = r.child(*split, "folds")) {
-      protocol.split.folds = parse_integer(r, *folds, "split.folds", 0);
-      if (protocol.split.folds == 1) r.fail("split.folds", "expected 0 (no cross-validation) or at least 2, got 1");
-    }
-    if (const auto* fit = r.child(*split, "fit_transforms_on")) {
-      const std::string v = r.value(*fit, "split.fit_transforms_on", "training, labelled or all");
-      using FitRows = BatchSplit::FitRows;
-      if (v == "training")
-        protocol.split.fit_transforms_on = FitRows::training;
-      else if (v == "labelled")
-        protocol.split.fit_transforms_on = FitRows::labelled;
-      else if (v == "all")
-        protocol.split.fit_transforms_on = FitRows::all;
-      else
-        r.fail("split.fit_transforms_on", "expected training, labelled or all, got '" + v + "'");
-    }
-  }
-
-  // One dataset entry: an installed dataset or a data source, its transforms and, unless it is itself a test
-  // part, an optional "test" part.
-  const std::function<DatasetUse(const pt::ptree&, const std::string&, bool)> dataset_entry =
-      [&](const pt::ptree& node, const std::string& path, bool may_have_test) {
-        DatasetUse data;
-        data.where = r.at(path);
-        if (!is_object(node))
-          r.fail(path,
-                 "expected {\"name\": INSTALLED_DATASET}, {\"dataset\": INSTALLED_DATASET, \"name\": NAME} or "
-                 "{\"source\": PLUGIN, \"params\": {...}}");
-        std::vector<std::string> keys{"name", "source", "params", "transforms"};
-        if (may_have_test) keys.push_back("test");
-        if (batch) keys.push_back("labelled");
-        if (r.child(node, "source")) {
-          data.source = r.plugin_use(node, path, PluginKind::data_source, "source", keys);
-          data.name = data.source.name();
-          if (const auto* n = r.child(node, "name")) data.name = r.value(*n, path + ".name", "a dataset name");
-        } else {
-          keys = {"name", "dataset", "transforms"};
-          if (may_have_test) keys.push_back("test");
-          if (batch) keys.push_back("labelled");
-          r.only_keys(node, path, keys);
-          const auto* n = r.child(node, "name");
-          const auto* installed = r.child(node, "dataset");
-          if (!n && !installed)
-            r.fail(path, "expected \"name\" (an installed dataset, see 'glimpse datasets list') or \"source\"");
-          data.cached = true;
-          data.cached_name = installed ? r.value(*installed, path + ".dataset", "an installed dataset")
-                                       : r.value(*n, path + ".name", "a dataset name");
-          data.name = n ? r.value(*n, path + ".name", "a dataset name") : data.cached_name;
-        }
-        if (const auto* l = r.child(node, "labelled")) data.labelled = parse_fraction(r, *l, path + ".labelled", true);
-        for (const auto& [t_path, t_node] : r.list(node, "transforms", false))
-          data.transforms.push_back(
-              r.plugin_use(*t_node, path + "." + t_path, PluginKind::transform, "name", {"name", "params", "grid"}));
-        if (const auto* test = r.child(node, "test")) {
-          data.test.push_back(dataset_entry(*test, path + ".test", false));
-          for (const auto& t : data.test.front().transforms)
-            if (!t.grid.empty()) r.fail(path + ".test", "a test part's transforms cannot have grids");
-        }
-        return data;
-      };
-
-  std::set<std::string> dataset_names;
-  for (const auto& [path, node] : r.list(root, "datasets", true)) {
-    DatasetUse data = dataset_entry(*node, path, true);
-    if (batch && !data.test.empty())
-      r.fail(path + ".test", "a batch protocol holds out its test rows by \"split\"; remove \"test\"");
-    if (!dataset_names.insert(data.name).second)
-      r.fail(path + ".name", "dataset name '" + data.name + "' is used twice; give each a distinct \"name\"");
-    for (auto& variant : expand_transform_grids(data)) protocol.datasets.push_back(std::move(variant));
-  }
-
-  const pt::ptree* oracle = r.child(root, "oracle");
-  if (batch) {
-    for (const char* key : {"oracle", "query_rule"})
-      if (r.child(root, key))
-        r.fail(key, "a batch protocol has no " + std::string(key) +
-                        ": the labelled rows of its \"split\" keep their labels");
-  } else {
-    if (!oracle) r.fail("", "missing \"oracle\" (the feedback oracle, e.g. {\"name\": \"full\"})");
-    protocol.oracle = r.plugin_use(*oracle, "oracle", PluginKind::oracle, "name", {"name", "params"});
-    if (const auto* rule = r.child(root, "query_rule"))
-      protocol.query_rule =
-          r.plugin_use(*rule, "query_rule", PluginKind::query_rule, "name", {"name", "params", "grid"});
-  }
-
-  for (const auto& [path, node] : r.list(root, "learners", true)) {
-    if (batch) {
-      PluginUse learner = r.plugin_use(*node, path, PluginKind::learner, "name", {"name", "params", "grid", "as"});
-      const PluginSpec& spec = *learner.plugin->spec;
-      if (!spec.batch && !spec.accepts.contains(FeedbackKind::label))
-        r.fail(path + ".name", "learner '" + spec.name +
-                                   "' can be fitted neither in batch nor by passes over labelled rows (it does not "
-                                   "accept label feedback)");
-      protocol.learners.push_back(std::move(learner));
-      protocol.learner_oracles.emplace_back();
-      protocol.learner_query_rules.emplace_back();
-      continue;
-    }
-    PluginUse learner = r.plugin_use(*node, path, PluginKind::learner, "name",
-                                     {"name", "params", "grid", "oracle", "query_rule", "as"});
-    if (learner.plugin->spec->batch && learner.plugin->spec->accepts.empty())
-      r.fail(path + ".name", "learner '" + learner.name() +
-                                 "' is fitted in batch protocols only (\"kind\": \"batch\"); it does not learn online");
-    // A learner may have an oracle of its own (e.g. exact labels for a baseline beside candidate-set learners).
-    std::optional<PluginUse> own_oracle;
-    if (const auto* o = r.child(*node, "oracle"))
-      own_oracle = r.plugin_use(*o, path + ".oracle", PluginKind::oracle, "name", {"name", "params"});
-    const PluginUse& learner_oracle = own_oracle ? *own_oracle : protocol.oracle;
-    const FeedbackKind produced = learner_oracle.plugin->spec->produces;
-    const PluginSpec& spec = *learner.plugin->spec;
-    if (!spec.accepts.contains(produced)) {
-      std::vector<std::string> accepted;
-      for (auto k : spec.accepts.kinds()) accepted.emplace_back(feedback_kind_name(k));
-      r.fail(path + ".name", "learner '" + spec.name + "' accepts " + join(accepted) + " feedback, but oracle '" +
-                                 learner_oracle.name() + "' produces " + std::string(feedback_kind_name(produced)) +
-                                 " feedback");
-    }
-    // ... and a query rule of its own (e.g. the passive baseline, or one rule per learner in a comparison).
-    std::optional<PluginUse> own_rule;
-    if (const auto* q = r.child(*node, "query_rule"))
-      own_rule = r.plugin_use(*q, path + ".query_rule", PluginKind::query_rule, "name", {"name", "params", "grid"});
-    protocol.learners.push_back(std::move(learner));
-    protocol.learner_oracles.push_back(std::move(own_oracle));
-    protocol.learner_query_rules.push_back(std::move(own_rule));
-  }
-
-  std::set<std::string> metric_names;
-  for (const auto& [path, node] : r.list(root, "metrics", true)) {
-    PluginUse metric = r.plugin_use(*node, path, PluginKind::metric, "name", {"name", "params", "as"});
-    if (!metric_names.insert(metric.output_name).second)
-      r.fail(path, "metric output name '" + metric.output_name + "' is used twice; rename one with \"as\"");
-    protocol.metrics.push_back(std::move(metric));
-  }
-
-  if (const auto* seeds = r.child(root, "seeds")) {
-    if (is_list(*seeds)) {
-      int i = 0;
-      for (const auto& item : *seeds) {
-        const auto seed = parse_integer(r, item.second, "seeds[" + std::to_string(i++) + "]", 0);
-        if (std::find(protocol.seeds.begin(), protocol.seeds.end(), seed) != protocol.seeds.end())
-          r.fail("seeds", "seed " + std::to_string(seed) + " is listed twice");
-        protocol.seeds.push_back(static_cast<std::uint64_t>(seed));
-      }
-    } else {
-      const auto count = parse_integer(r, *seeds, "seeds", 1);
-      for (std::int64_t s = 0; s < count; ++s) protocol.seeds.push_back(static_cast<std::uint64_t>(s));
-    }
-  } else {
-    protocol.seeds = {0};
-  }
-  if (const auto* passes = r.child(root, "passes")) protocol.passes = parse_integer(r, *passes, "passes", 1);
-  if (const auto* every = r.child(root, "test_every")) {
-    protocol.test_every = parse_integer(r, *every, "test_every", 0);
-    if (!batch &&
-        std::none_of(protocol.datasets.begin(), protocol.datasets.end(), [](const auto& d) { return !d.test.empty(); }))
-      r.fail("test_every", "no dataset has a \"test\" part to evaluate on");
-  }
-  if (const auto* order = r.child(root, "order")) {
-    const std::string expected = "one of shuffle, file, by_class, interleaved, class_balanced, with_replacement";
-    const std::string o = r.value(*order, "order", expected);
-    const std::pair<const char*, StreamOrder> modes[] = {{"shuffle", StreamOrder::shuffle},
-                                                         {"file", StreamOrder::file},
-                                                         {"by_class", StreamOrder::by_class},
-                                                         {"interleaved", StreamOrder::interleaved},
-                                                         {"class_balanced", StreamOrder::class_balanced},
-                                                         {"with_replacement", StreamOrder::with_replacement}};
-    const auto mode = std::find_if(std::begin(modes), std::end(modes), [&](const auto& m) { return o == m.first; });
-    if (mode == std::end(modes)) r.fail("order", "expected " + expected + ", got '" + o + "'");
-    protocol.order = mode->second;
-  }
-  if (const auto* rounds = r.child(root, "rounds")) {
-    if (protocol.order != StreamOrder::with_replacement)
-      r.fail("rounds", "only with \"order\": \"with_replacement\" (other orders visit each row once per pass)");
-    protocol.rounds = parse_integer(r, *rounds, "rounds", 1);
-  }
-  if (const auto* trace = r.child(root, "trace")) {
-    const std::string t = r.value(*trace, "trace", "'rounds' or 'curves'");
-    if (t != "rounds" && t != "curves") r.fail("trace", "expected 'rounds' or 'curves', got '" + t + "'");
-    protocol.trace_rounds = t == "rounds";
-  }
-
-  // Cross-validated batch protocols choose, on every split, the grid point of least cross-validation error.
-  const bool cross_validates = batch && protocol.split.folds > 1;
-  protocol.selection.metric = protocol.metrics.front().output_name;
-  if (batch) protocol.selection.maximize = false;  // batch metrics are test errors
-  if (cross_validates) protocol.selection = {"cv_error", false, true};
-  if (const auto* selection = r.child(root, "selection")) {
-    if (!is_object(*selection)) r.fail("selection", "expected {\"metric\": NAME, \"goal\": \"max\" or \"min\"}");
-    r.only_keys(*selection, "selection", {"metric", "goal", "per_seed"});
-    if (const auto* m = r.child(*selection, "metric")) {
-      protocol.selection.metric = r.value(*m, "selection.metric", "a metric output name");
-      const bool known =
-          (cross_validates && protocol.selection.metric == "cv_error") ||
-          std::any_of(metric_names.begin(), metric_names.end(), [&](const std::string& name) {
-            return protocol.selection.metric == name || protocol.selection.metric.rfind(name + "_", 0) == 0;
-          });
-      if (!known)
-        r.fail("selection.metric", "'" + protocol.selection.metric + "' is not produced by any metric; metrics: " +
-                                       join({metric_names.begin(), metric_names.end()}));
-    }
-    if (const auto* g = r.child(*selection, "goal")) {
-      const std::string goal = r.value(*g, "selection.goal", "'max' or 'min'");
-      if (goal != "max" && goal != "min") r.fail("selection.goal", "expected 'max' or 'min', got '" + goal + "'");
-      protocol.selection.maximize = goal == "max";
-    }
-    if (const auto* p = r.child(*selection, "per_seed")) {
-      const std::string v = r.value(*p, "selection.per_seed", "true or false");
-      if (v != "true" && v != "false") r.fail("selection.per_seed", "expected true or false, got '" + v + "'");
-      protocol.selection.per_seed = v == "true";
-    }
-  }
+  ProtocolParser(r, root, protocol).parse();
   if (const auto* output = r.child(root, "output")) protocol.output = r.value(*output, "output", "a file name");
 
   pt::ptree canonical = root;
