@@ -26,6 +26,50 @@ RunFailure::RunFailure(std::int64_t failed_round, const std::string& what)
       round(failed_round) {}
 
 namespace {
+// Resets the run's plugins for the dataset's shape and sizes the per-round trace arrays.
+void reset_run(const RoundLoopInputs& in, const ProblemShape& shape, std::int64_t total_rounds, RunRecord& record) {
+  in.learner->reset(shape, in.learner_seed);
+  in.oracle->reset(shape);
+  if (in.query_rule) in.query_rule->reset(shape);
+  for (auto* metric : in.metrics) metric->reset(shape, total_rounds);
+  if (!in.trace_rounds) return;
+  record.y.resize(static_cast<std::size_t>(total_rounds));
+  record.row.resize(record.y.size());
+  record.predicted.resize(record.y.size());
+  record.proposed.resize(record.y.size());
+  record.correct.resize(record.y.size());
+  record.queried.resize(record.y.size());
+}
+
+// A prediction the round loop cannot use (a label outside 0..K-1, a non-finite score) fails the run at round t.
+[[gnu::cold, gnu::noinline]] void fail_prediction(const Prediction& prediction, std::int32_t K, std::int64_t t) {
+  if (prediction.predicted < 0 || prediction.predicted >= K || prediction.proposed < 0 || prediction.proposed >= K)
+    throw RunFailure(t, "the learner returned a label outside 0..K-1");
+  for (std::size_t k = 0; k < prediction.scores.size(); ++k)
+    if (!std::isfinite(prediction.scores[k]))
+      throw RunFailure(t, "the learner's score for class " + std::to_string(k + 1) + " is " +
+                              std::to_string(prediction.scores[k]) + " (did its weights diverge?)");
+}
+inline void check_prediction(const Prediction& prediction, std::int32_t K, std::int64_t t) {
+  bool usable = prediction.predicted >= 0 && prediction.predicted < K && prediction.proposed >= 0 &&
+                prediction.proposed < K;
+  for (const double score : prediction.scores) usable &= std::isfinite(score);
+  if (!usable) [[unlikely]]
+    fail_prediction(prediction, K, t);
+}
+
+// Round t's entry in the per-round trace (labels 1..K).
+inline void trace_round(RunRecord& record, std::int64_t t, const RoundTruth& truth, const Prediction& prediction,
+                        bool queried) {
+  const auto i = static_cast<std::size_t>(t - 1);
+  record.y[i] = truth.label + 1;
+  record.row[i] = truth.row;
+  record.predicted[i] = prediction.predicted + 1;
+  record.proposed[i] = prediction.proposed + 1;
+  record.correct[i] = prediction.proposed == truth.label;
+  record.queried[i] = queried;
+}
+
 // The round loop; with Profiled, every phase's time is charged to in.profile (a separate instantiation, so
 // unprofiled runs pay nothing for it).
 template <bool Profiled>
@@ -35,18 +79,7 @@ bool run_rounds_loop(const RoundLoopInputs& in, RunRecord& record) {
   const std::int64_t n = data.size();
   const std::int64_t pass_length = in.rounds_per_pass > 0 ? in.rounds_per_pass : n;
   const std::int64_t total_rounds = pass_length * in.passes;
-  in.learner->reset(shape, in.learner_seed);
-  in.oracle->reset(shape);
-  if (in.query_rule) in.query_rule->reset(shape);
-  for (auto* metric : in.metrics) metric->reset(shape, total_rounds);
-  if (in.trace_rounds) {
-    record.y.resize(static_cast<std::size_t>(total_rounds));
-    record.row.resize(record.y.size());
-    record.predicted.resize(record.y.size());
-    record.proposed.resize(record.y.size());
-    record.correct.resize(record.y.size());
-    record.queried.resize(record.y.size());
-  }
+  reset_run(in, shape, total_rounds, record);
   Prediction prediction;
   prediction.scores.assign(static_cast<std::size_t>(shape.K), 0.0);
   std::vector<std::int64_t> order(static_cast<std::size_t>(pass_length));
@@ -78,13 +111,7 @@ bool run_rounds_loop(const RoundLoopInputs& in, RunRecord& record) {
         lap(RoundProfile::data);
 
         in.learner->predict(x, prediction);
-        if (prediction.predicted < 0 || prediction.predicted >= shape.K || prediction.proposed < 0 ||
-            prediction.proposed >= shape.K)
-          throw RunFailure(t, "the learner returned a label outside 0..K-1");
-        for (std::size_t k = 0; k < prediction.scores.size(); ++k)
-          if (!std::isfinite(prediction.scores[k]))
-            throw RunFailure(t, "the learner's score for class " + std::to_string(k + 1) + " is " +
-                                    std::to_string(prediction.scores[k]) + " (did its weights diverge?)");
+        check_prediction(prediction, shape.K, t);
         if (has_next) in.learner->prefetch(next);
         lap(RoundProfile::predict);
         bool queried = true;
@@ -107,13 +134,7 @@ bool run_rounds_loop(const RoundLoopInputs& in, RunRecord& record) {
         for (auto* metric : in.metrics) metric->observe(round);
         lap(RoundProfile::metrics);
         if (in.trace_rounds) {
-          const auto i = static_cast<std::size_t>(t - 1);
-          record.y[i] = truth.label + 1;
-          record.row[i] = row;
-          record.predicted[i] = prediction.predicted + 1;
-          record.proposed[i] = prediction.proposed + 1;
-          record.correct[i] = prediction.proposed == truth.label;
-          record.queried[i] = queried;
+          trace_round(record, t, truth, prediction, queried);
           lap(RoundProfile::trace);
         }
         if (in.test && ((in.test_every > 0 && t % in.test_every == 0) || t == total_rounds)) {
