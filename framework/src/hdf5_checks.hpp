@@ -1,0 +1,18 @@
+// The HDF5 wrapper's own error checks, shared by its files (hdf5.cpp, hdf5_table.cpp): not for other callers.
+#pragma once
+
+#include <hdf5.h>
+
+#include <string>
+
+#include "hdf5.hpp"
+
+namespace glimpse::h5::detail {
+
+// `id`, or an Error "HDF5: what (HDF5's own error stack)" when the call that made it failed.
+hid_t check(hid_t id, const std::string& what);
+void check_status(herr_t status, const std::string& what);
+// The variable-length UTF-8 string type of every text attribute, dataset and table column.
+Handle string_type();
+
+}  // namespace glimpse::h5::detail
