@@ -70,6 +70,30 @@ inline void trace_round(RunRecord& record, std::int64_t t, const RoundTruth& tru
   record.queried[i] = queried;
 }
 
+// Round t's truth: the row's label and, for synthetic streams, its class probabilities.
+inline RoundTruth truth_of(const Dataset& data, std::int64_t row, std::int64_t t) {
+  RoundTruth truth{t, data.label(row), {}, row};
+  if (!data.class_probabilities.empty()) {
+    const auto K = static_cast<std::size_t>(data.num_classes());
+    truth.class_probabilities = {data.class_probabilities.data() + static_cast<std::size_t>(row) * K, K};
+  }
+  return truth;
+}
+
+// Whether round t is queried: the rule's decision, or the learner buying the label the rule did not ask for.
+inline bool decide_query(const RoundLoopInputs& in, const Instance& x, const Prediction& prediction, std::int64_t t) {
+  Rng query_rng(derive_key(in.query_key, static_cast<std::uint64_t>(t)));
+  const bool rule_queries = in.query_rule->decide(x, prediction, t, query_rng);
+  return in.learner->wants_label(rule_queries) || rule_queries;
+}
+
+// Every 4096 rounds: the progress counter, and whether to go on (false: interrupted).
+inline bool report_progress(const RoundLoopInputs& in, std::int64_t t, std::int64_t& reported_rounds) {
+  if (in.rounds_done) *in.rounds_done += t - reported_rounds;
+  reported_rounds = t;
+  return !(in.interrupted && (*in.interrupted)());
+}
+
 // The round loop; with Profiled, every phase's time is charged to in.profile (a separate instantiation, so
 // unprofiled runs pay nothing for it).
 template <bool Profiled>
@@ -83,7 +107,6 @@ bool run_rounds_loop(const RoundLoopInputs& in, RunRecord& record) {
   Prediction prediction;
   prediction.scores.assign(static_cast<std::size_t>(shape.K), 0.0);
   std::vector<std::int64_t> order(static_cast<std::size_t>(pass_length));
-  const bool has_probabilities = !data.class_probabilities.empty();
   RoundProfile unused;
   PhaseClock clock(Profiled ? *in.profile : unused);
   const auto lap = [&](RoundProfile::Phase phase) {
@@ -104,23 +127,15 @@ bool run_rounds_loop(const RoundLoopInputs& in, RunRecord& record) {
         const bool has_next = position + 1 < order.size();
         const Instance next = has_next ? data.row(order[position + 1]) : Instance{};
         if (has_next) next.prefetch();
-        RoundTruth truth{t, data.label(row), {}, row};
-        if (has_probabilities)
-          truth.class_probabilities = {data.class_probabilities.data() + row * shape.K,
-                                       static_cast<std::size_t>(shape.K)};
+        const RoundTruth truth = truth_of(data, row, t);
         lap(RoundProfile::data);
 
         in.learner->predict(x, prediction);
         check_prediction(prediction, shape.K, t);
         if (has_next) in.learner->prefetch(next);
         lap(RoundProfile::predict);
-        bool queried = true;
-        if (in.query_rule) {
-          Rng query_rng(derive_key(in.query_key, static_cast<std::uint64_t>(t)));
-          const bool rule_queries = in.query_rule->decide(x, prediction, t, query_rng);
-          queried = in.learner->wants_label(rule_queries) || rule_queries;
-          lap(RoundProfile::query);
-        }
+        const bool queried = !in.query_rule || decide_query(in, x, prediction, t);
+        if (in.query_rule) lap(RoundProfile::query);
         Feedback feedback = NoFeedback{};
         if (queried) {
           Rng oracle_rng(derive_key(in.oracle_key, static_cast<std::uint64_t>(t)));
@@ -141,11 +156,7 @@ bool run_rounds_loop(const RoundLoopInputs& in, RunRecord& record) {
           evaluate_held_out(*in.test, {}, *in.learner, in.metrics, prediction, t);
           lap(RoundProfile::test);
         }
-        if ((t & 4095) == 0) {
-          if (in.rounds_done) *in.rounds_done += t - reported_rounds;
-          reported_rounds = t;
-          if (in.interrupted && (*in.interrupted)()) return false;
-        }
+        if ((t & 4095) == 0 && !report_progress(in, t, reported_rounds)) return false;
       }
     }
   } catch (const RunFailure&) {
