@@ -2,7 +2,8 @@
 // predicts the label of least expected cost, argmax_i S(i) with S(i) = sum_j (C_max - C(j, i)) p_j. The
 // scores handed to query rules (DGS) are the S(i).
 //   logistic link: p = softmax(W x), W minimising the regularised log-loss over the labelled rounds by
-//     warm-started L-BFGS (LogisticGlm: tolerance, iteration cap, optional geometric refit schedule);
+//     warm-started L-BFGS after every labelled round (LogisticGlm: tolerance,
+//     iteration cap, optional geometric refit schedule), or updated by an Online Newton Step (solver = ons);
 //   linear link: p_i = v_i - (sum_j v_j - 1)/K with v = W x, and the exact refit W = B (A + 2 gamma I)^{-1},
 //     A = sum x x^T and B = sum (e_y - 1/K) x^T over the labelled rounds, (A + 2 gamma I)^{-1} kept by
 //     Sherman-Morrison (O(d^2) a round).
@@ -38,6 +39,9 @@ std::vector<glimpse::ParamSpec> selectron_params() {
                                "refit (0: on every labelled round, as the paper)")
           .at_least(0),
       glimpse::ParamSpec::integer("lbfgs_memory", "10", "logistic: L-BFGS curvature pairs kept").at_least(1),
+      glimpse::ParamSpec::choice("solver", "lbfgs", {"lbfgs", "ons"},
+                                 "logistic: lbfgs refits eq. 9 exactly (to the tolerance); ons takes one Online "
+                                 "Newton Step per labelled round (cheap, not the exact minimiser)"),
       glimpse::ParamSpec::boolean("safety", false,
                                   "P1's safety switch: also label the round after each query, train a passive "
                                   "model on those, switch to it when the active model's loss there is worse by "
@@ -120,6 +124,7 @@ class CsSelectron final : public glimpse::Learner {
   static glimpse::PluginSpec spec() {
     return {.name = "cs_selectron",
             .kind = glimpse::PluginKind::learner,
+            .revision = 2,  // 2: the logistic refit starts from the tracked gradient, passes are matrix products
             .summary =
                 "cost-sensitive GLM (logistic or linear link) refitted on labelled rounds, predicts the least "
                 "expected cost; optional safety switch to a passive model",
@@ -143,6 +148,8 @@ class CsSelectron final : public glimpse::Learner {
     options_.max_iterations = static_cast<std::int32_t>(params.integer("max_iterations"));
     options_.refit_growth = params.real("refit_growth");
     options_.memory = static_cast<std::int32_t>(params.integer("lbfgs_memory"));
+    options_.solver = params.text("solver") == "ons" ? glimpse::algorithms::LogisticGlm::Solver::ons
+                                                     : glimpse::algorithms::LogisticGlm::Solver::lbfgs;
   }
 
   void reset(const glimpse::ProblemShape& shape, std::uint64_t) override {

@@ -13,10 +13,10 @@ namespace glimpse::algorithms {
 class InverseTracker {
  public:
   // The d x d matrix must fit: refuse dimensions whose matrix would exceed `max_bytes`.
-  void reset(std::int32_t dim, double initial_scale, double max_bytes = 4.0e9) {
+  void reset(std::int32_t dim, double initial_scale, const char* owner = "the query rule", double max_bytes = 4.0e9) {
     const double bytes = 8.0 * static_cast<double>(dim) * static_cast<double>(dim);
     if (bytes > max_bytes)
-      throw Error("the query rule keeps a d x d matrix; d = " + std::to_string(dim) + " needs " +
+      throw Error(std::string(owner) + " keeps a d x d matrix; d = " + std::to_string(dim) + " needs " +
                   std::to_string(static_cast<long long>(bytes / 1e6)) + " MB (reduce d, e.g. with a projection)");
     inverse_.setIdentity(dim, dim);
     inverse_ /= initial_scale;
@@ -28,8 +28,12 @@ class InverseTracker {
   // r = x^T M^{-1} x; also leaves M^{-1} x in product_ for a following add().
   double quadratic(const Instance& x) {
     x.to_dense(dense_);
-    product_.noalias() = inverse_.template selfadjointView<Eigen::Lower>() * dense_;
-    return dense_.dot(product_);
+    return quadratic_of_dense();
+  }
+  template <class X>
+  double quadratic_dense(const X& x) {
+    dense_ = x;
+    return quadratic_of_dense();
   }
 
   // M <- M + x x^T, i.e. M^{-1} <- M^{-1} - (M^{-1} x)(M^{-1} x)^T / (1 + r). Call right after quadratic(x).
@@ -38,15 +42,24 @@ class InverseTracker {
     ++added_;
   }
 
-  // M^{-1} x for the x of the last quadratic() call.
+  // M^{-1} x and x^T M^{-1} x for the x of the last quadratic() call (before any add_last()).
   const Eigen::VectorXd& last_product() const noexcept { return product_; }
+  double last_quadratic() const noexcept { return quadratic_; }
+  // M^{-1} as a symmetric view (only the lower triangle is stored).
+  auto inverse_view() const { return inverse_.template selfadjointView<Eigen::Lower>(); }
   // The full symmetric inverse (for tests).
   Eigen::MatrixXd inverse() const { return inverse_.template selfadjointView<Eigen::Lower>(); }
   std::int64_t added() const noexcept { return added_; }
 
  private:
+  double quadratic_of_dense() {
+    product_.noalias() = inverse_.template selfadjointView<Eigen::Lower>() * dense_;
+    return quadratic_ = dense_.dot(product_);
+  }
+
   Eigen::MatrixXd inverse_;  // only the lower triangle is kept up to date
   Eigen::VectorXd dense_, product_;
+  double quadratic_ = 0.0;
   std::int64_t added_ = 0;
 };
 

@@ -1,8 +1,9 @@
 // L-BFGS (Nocedal & Wright, Algorithm 7.4/7.5) with a backtracking Armijo line search, for smooth convex
 // objectives that are minimised again and again after small changes (a GLM refit after one more labelled
 // sample): the iterate is warm-started by the caller and the curvature pairs are kept between calls, since
-// the objective's Hessian changes by a low-rank term. Buffers are sized once by reset(); minimize() does not
-// allocate.
+// the objective's Hessian changes by a low-rank term. The caller may pass f and its gradient at the start
+// (known without a pass over the data after one more sample). Buffers are sized once by reset(); minimize()
+// does not allocate.
 #pragma once
 
 #include <Eigen/Core>
@@ -18,6 +19,7 @@ class Lbfgs {
     std::int32_t iterations = 0;
     double gradient_norm = 0.0;  // infinity norm at the returned point
     bool converged = false;      // gradient_norm <= tolerance
+    std::int32_t evaluations = 0;  // of the objective, the line searches' included
   };
 
   void reset(Eigen::Index size, std::int32_t memory) {
@@ -38,8 +40,27 @@ class Lbfgs {
   // Stops when ||gradient||_inf <= tolerance, after max_iterations, or when the line search cannot decrease f.
   template <class Objective>
   Result minimize(Objective&& objective, Eigen::Ref<Eigen::VectorXd> x, double tolerance, std::int32_t max_iterations) {
-    Result result;
     double f = objective(x, gradient_);
+    Result result = iterate(objective, x, f, tolerance, max_iterations);
+    ++result.evaluations;
+    return result;
+  }
+
+  // The same from a known f(x) and gradient, both updated to the returned point's.
+  template <class Objective>
+  Result minimize(Objective&& objective, Eigen::Ref<Eigen::VectorXd> x, double& f, Eigen::Ref<Eigen::VectorXd> gradient,
+                  double tolerance, std::int32_t max_iterations) {
+    gradient_ = gradient;
+    const Result result = iterate(objective, x, f, tolerance, max_iterations);
+    gradient = gradient_;
+    return result;
+  }
+
+ private:
+  template <class Objective>
+  Result iterate(Objective& objective, Eigen::Ref<Eigen::VectorXd> x, double& f, double tolerance,
+                 std::int32_t max_iterations) {
+    Result result;
     for (;;) {
       result.gradient_norm = gradient_.lpNorm<Eigen::Infinity>();
       if (result.gradient_norm <= tolerance) {
@@ -60,6 +81,7 @@ class Lbfgs {
       for (int halvings = 0; halvings < 50; ++halvings, step *= 0.5) {
         trial_ = x + step * direction_;
         f_trial = objective(trial_, trial_gradient_);
+        ++result.evaluations;
         if (f_trial <= f + 1e-4 * step * slope) {
           decreased = true;
           break;
@@ -73,7 +95,6 @@ class Lbfgs {
     }
   }
 
- private:
   // direction = -H gradient by the two-loop recursion; without curvature pairs, a steepest-descent step of
   // length at most 1.
   void search_direction() {
