@@ -703,6 +703,14 @@ class Page:
         return best[1] < 1, (f"{spec['label']}'s lowest mean ratio {best[1]:.3f} at {best[0]:.0f} queries "
                              f"({best[0] / rounds:.1%} of {rounds} rounds)")
 
+    def claim_above_passive(self, spec):
+        """Every setting of `label` has a regret ratio to the passive learner whose 95% interval lies above 1 (the
+        passive learner is better beyond noise)."""
+        _, groups = self.ratio_groups(spec["table"])
+        points = self.ratio_curve(groups, spec["label"])
+        parts = [f"{r:.3f} [{r - half:.3f}, {r + half:.3f}] at {q:.0f} queries" for q, r, half in points]
+        return bool(points) and all(r - half > 1 for _, r, half in points), f"{spec['label']}: " + "; ".join(parts)
+
     def claim_best_at_equal_queries(self, spec):
         """At the query counts of every setting of the `others`, `label`'s ratio (interpolated between its own
         settings) is no higher than theirs (with "within_interval": no higher than the top of their 95% interval, i.e.

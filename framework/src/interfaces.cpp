@@ -1,11 +1,17 @@
 // Key functions of the plugin interfaces (their typeinfo lives here, shared by host and plugins) and names.
 #include "glimpse/interfaces.hpp"
 
+#include "glimpse/error.hpp"
+
 namespace glimpse {
 
 PluginObject::~PluginObject() = default;
 BatchProblem::~BatchProblem() = default;
 BatchLearner::~BatchLearner() = default;
+
+Dataset DataSource::load_for_seed(const SeedContext&) const {
+  throw Error("this data source declares per_seed() but does not implement load_for_seed()");
+}
 
 std::string_view plugin_kind_name(PluginKind kind) noexcept {
   switch (kind) {

@@ -25,8 +25,18 @@ void print_notes(const Dataset& data, const std::string& where, std::size_t firs
 
 std::shared_ptr<const Dataset> PreparedDataset::materialize(std::uint64_t seed) const {
   if (!per_seed()) return shared;
-  Dataset copy = *shared;
-  const std::size_t shared_notes = copy.notes.size();
+  Dataset copy;
+  if (seed_source) {
+    try {
+      copy = seed_source->load_for_seed(
+          {seed, derive_key(StreamKeys::dataset_key(seed, name), hash_name("source")), {}, {}});
+    } catch (const Error& e) {
+      throw Error(where + ", seed " + std::to_string(seed), e.what());
+    }
+  } else {
+    copy = *shared;
+  }
+  const std::size_t shared_notes = seed_source ? 0 : copy.notes.size();
   std::vector<std::int64_t> first_pass;
   for (std::size_t i = 0; i < seed_transforms.size(); ++i) {
     // The first pass's order over the rows as they are now (an earlier transform may have dropped some); it
@@ -61,16 +71,19 @@ PreparedDataset prepare_one(const DatasetUse& use, StreamOrder order, const std:
   {
     const std::string where = use.where + " (dataset '" + use.name + "')";
     Dataset data;
+    std::shared_ptr<const DataSource> seed_source;
     if (use.cached) {
       data = load_cached_dataset(use.cached_name, use.where);
     } else {
-      auto source = use.source.create<DataSource>(use.source.resolve(0, nullptr));
+      std::shared_ptr<DataSource> source = use.source.create<DataSource>(use.source.resolve(0, nullptr));
       try {
-        data = source->load();
+        // A per-seed source is drawn once here too: its shape resolves the transforms' parameters.
+        data = source->per_seed() ? source->load_for_seed({}) : source->load();
       } catch (const Error& e) {
         // Readers already name the file and line; add which dataset of the protocol it was.
         throw Error(use.where + " (source '" + use.source.name() + "')", e.what());
       }
+      if (source->per_seed()) seed_source = std::move(source);
     }
     const ProblemShape raw_shape = data.shape();
     std::vector<std::unique_ptr<Transform>> transforms;
@@ -80,7 +93,7 @@ PreparedDataset prepare_one(const DatasetUse& use, StreamOrder order, const std:
     // split's training part, a transform with fitted statistics is per seed too (each seed draws its own split).
     const auto seed_dependent = [&](const Transform& t) { return t.per_seed() || (fit_split && t.fits_statistics()); };
     std::size_t first_per_seed = 0;
-    while (first_per_seed < transforms.size() && !seed_dependent(*transforms[first_per_seed]))
+    while (!seed_source && first_per_seed < transforms.size() && !seed_dependent(*transforms[first_per_seed]))
       transforms[first_per_seed++]->apply(data, {});
     PreparedDataset prepared;
     prepared.name = stream_name;
@@ -91,7 +104,9 @@ PreparedDataset prepare_one(const DatasetUse& use, StreamOrder order, const std:
     prepared.first_seed_transform = first_per_seed;
     for (std::size_t i = first_per_seed; i < transforms.size(); ++i)
       prepared.seed_transforms.push_back(std::move(transforms[i]));
+    prepared.seed_source = std::move(seed_source);
     if (!prepared.per_seed()) data.validate(where);
+    if (prepared.seed_source) data = Dataset();  // each seed draws its own
     print_notes(data, where);
     prepared.shared = std::make_shared<const Dataset>(std::move(data));
     return prepared;

@@ -15,11 +15,12 @@
 
 namespace glimpse {
 
-// A protocol dataset, loaded and put through its seed-independent transforms once. When some transform is
-// per seed, `materialize(seed)` makes the copy the runs with that seed see (the orchestrator builds each such
+// A protocol dataset, loaded and put through its seed-independent transforms once. When the source draws per
+// seed (then every transform applies to each draw) or some transform is per seed, `materialize(seed)` makes the copy the runs with that seed see (the orchestrator builds each such
 // copy on first use, shares it among that seed's runs and frees it after the last one).
 struct PreparedDataset {
-  std::shared_ptr<const Dataset> shared;
+  std::shared_ptr<const Dataset> shared;  // with a per-seed source: an empty placeholder (its address keys copies)
+  std::shared_ptr<const DataSource> seed_source;  // a source drawing a dataset per seed, or null
   std::vector<std::shared_ptr<const Transform>> seed_transforms;  // from the first per-seed transform on
   std::size_t first_seed_transform = 0;                           // its position in the protocol's list
   std::string name, where;
@@ -30,7 +31,7 @@ struct PreparedDataset {
   std::optional<BatchSplit> fit_split;
   std::string split_name;
 
-  bool per_seed() const noexcept { return !seed_transforms.empty(); }
+  bool per_seed() const noexcept { return seed_source || !seed_transforms.empty(); }
   std::shared_ptr<const Dataset> materialize(std::uint64_t seed) const;
 };
 std::vector<PreparedDataset> prepare_datasets(const Protocol& protocol);

@@ -166,14 +166,21 @@ class GLIMPSE_API Metric : public PluginObject {
   virtual void report(MetricResults& out) const = 0;
 };
 
+struct SeedContext;
+
 class GLIMPSE_API DataSource : public PluginObject {
  public:
   // Reads or generates the whole dataset. Throws Error naming the file and line on malformed input.
   // File parameters are declared with ParamSpec::path, so they arrive resolved against the protocol's folder.
   virtual Dataset load() = 0;
+  // true: a generator whose trials are independent draws. Then load_for_seed() is called once for each of the
+  // protocol's seeds (possibly concurrently, for different seeds) instead of load(), and the protocol's
+  // transforms are applied to each draw.
+  virtual bool per_seed() const { return false; }
+  virtual Dataset load_for_seed(const SeedContext& seed) const;
 };
 
-// What a per-seed transform learns about the runs it prepares data for.
+// What a per-seed transform (or a per-seed data source) learns about the runs it prepares data for.
 struct SeedContext {
   std::uint64_t seed = 0;               // the runs' seed, as the protocol gives it
   std::uint64_t key = 0;                // a random-stream key for (seed, dataset, this transform)

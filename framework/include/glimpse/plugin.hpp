@@ -14,7 +14,7 @@
 
 // Bump when PluginEntry, PluginSpec or any interface handed across the boundary (Learner, Dataset, ...)
 // changes layout or meaning. The host refuses plugins built against another value.
-#define GLIMPSE_PLUGIN_API_VERSION 9
+#define GLIMPSE_PLUGIN_API_VERSION 10
 
 // Types whose identity must be shared between the host and plugins built with -fvisibility=hidden.
 #define GLIMPSE_API __attribute__((visibility("default")))

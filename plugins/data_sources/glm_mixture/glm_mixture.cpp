@@ -3,6 +3,10 @@
 // first d0 columns of a Haar-random rotation; each x picks a cluster uniformly and adds N(0, (s/sqrt(D))^2 I)
 // noise; labels come from a GLM with W* = the cluster means: multinomial logit p_i ~ exp(x.w_i), or the
 // mismatch model p_i ~ (x.w_i)^2. p(y|x) is emitted so regret against the Bayes predictor can be measured.
+// Trials: with per_trial = none one dataset is drawn from `seed` and shared by every run (repeat trials with
+// resample_labels); with rows, the problem (rotation, means W*) comes from `seed` and each of the protocol's
+// seeds draws its own instances and labels, the paper's independent trials; with all, each seed draws
+// everything.
 #include <Eigen/Dense>
 #include <cmath>
 #include <glimpse/glimpse.hpp>
@@ -29,7 +33,10 @@ class GlmMixture final : public glimpse::DataSource {
                                          "fraction of rows drawn as noise around the origin (robustness check)")
                     .at_least(0)
                     .at_most(1),
-                glimpse::ParamSpec::integer("seed", "0", "generator seed (the data, not the run order)").at_least(0)}};
+                glimpse::ParamSpec::integer("seed", "0", "generator seed (the data, not the run order)").at_least(0),
+                glimpse::ParamSpec::choice("per_trial", "none", {"none", "rows", "all"},
+                                           "what each of the protocol's seeds draws afresh: nothing (one shared "
+                                           "dataset), the rows (instances and labels; W* from seed), or all")}};
   }
   explicit GlmMixture(const glimpse::ParamValues& params)
       : k_(static_cast<std::int32_t>(params.integer("num_classes"))),
@@ -39,12 +46,23 @@ class GlmMixture final : public glimpse::DataSource {
         mismatch_(params.text("link") == "mismatch"),
         noise_(params.real("noise")),
         centred_(params.real("centred_fraction")),
-        seed_(static_cast<std::uint64_t>(params.integer("seed"))) {
+        seed_(static_cast<std::uint64_t>(params.integer("seed"))),
+        per_trial_(params.text("per_trial")) {
     if (latent_ > dim_) throw glimpse::Error("latent_dim must not exceed dim");
   }
 
-  glimpse::Dataset load() override {
-    glimpse::Rng rng(glimpse::derive_key(glimpse::hash_name("glm_mixture"), seed_));
+  glimpse::Dataset load() override { return draw(glimpse::derive_key(glimpse::hash_name("glm_mixture"), seed_), 0); }
+  bool per_seed() const override { return per_trial_ != "none"; }
+  glimpse::Dataset load_for_seed(const glimpse::SeedContext& trial) const override {
+    const std::uint64_t problem = glimpse::derive_key(glimpse::hash_name("glm_mixture"), seed_);
+    return per_trial_ == "all" ? draw(trial.key, trial.key) : draw(problem, trial.key);
+  }
+
+ private:
+  // The problem (rotation and means) from `problem_key`; the rows from `rows_key`, or from the same stream
+  // right after the problem when it is 0 (a single shared draw, as before per_trial existed).
+  glimpse::Dataset draw(std::uint64_t problem_key, std::uint64_t rows_key) const {
+    glimpse::Rng rng(problem_key);
     // Haar-random D x d0 orthonormal columns: QR of a Gaussian matrix, columns' signs fixed by R's diagonal.
     Eigen::MatrixXd gaussian(dim_, latent_);
     for (Eigen::Index i = 0; i < gaussian.size(); ++i) gaussian.data()[i] = rng.normal();
@@ -59,6 +77,7 @@ class GlmMixture final : public glimpse::DataSource {
       for (std::int32_t j = 0; j < latent_; ++j) v[j] = rng.normal() / std::sqrt(static_cast<double>(latent_));
       means.row(c) = (rotation * v).transpose();
     }
+    if (rows_key != 0) rng = glimpse::Rng(rows_key);
     const double noise_std = noise_ / std::sqrt(static_cast<double>(dim_));
     std::vector<glimpse::Feature> values(static_cast<std::size_t>(n_ * dim_));
     std::vector<std::int32_t> labels(static_cast<std::size_t>(n_));
@@ -88,12 +107,12 @@ class GlmMixture final : public glimpse::DataSource {
     return data;
   }
 
- private:
   std::int32_t k_, dim_, latent_;
   std::int64_t n_;
   bool mismatch_;
   double noise_, centred_;
   std::uint64_t seed_;
+  std::string per_trial_;
 };
 
 }  // namespace
