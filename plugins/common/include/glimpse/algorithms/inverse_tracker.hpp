@@ -45,8 +45,6 @@ class InverseTracker {
   // M^{-1} x and x^T M^{-1} x for the x of the last quadratic() call (before any add_last()).
   const Eigen::VectorXd& last_product() const noexcept { return product_; }
   double last_quadratic() const noexcept { return quadratic_; }
-  // M^{-1} as a symmetric view (only the lower triangle is stored).
-  auto inverse_view() const { return inverse_.template selfadjointView<Eigen::Lower>(); }
   // The full symmetric inverse (for tests).
   Eigen::MatrixXd inverse() const { return inverse_.template selfadjointView<Eigen::Lower>(); }
   std::int64_t added() const noexcept { return added_; }

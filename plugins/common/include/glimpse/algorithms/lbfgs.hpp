@@ -19,7 +19,6 @@ class Lbfgs {
     std::int32_t iterations = 0;
     double gradient_norm = 0.0;  // infinity norm at the returned point
     bool converged = false;      // gradient_norm <= tolerance
-    std::int32_t evaluations = 0;  // of the objective, the line searches' included
   };
 
   void reset(Eigen::Index size, std::int32_t memory) {
@@ -41,9 +40,7 @@ class Lbfgs {
   template <class Objective>
   Result minimize(Objective&& objective, Eigen::Ref<Eigen::VectorXd> x, double tolerance, std::int32_t max_iterations) {
     double f = objective(x, gradient_);
-    Result result = iterate(objective, x, f, tolerance, max_iterations);
-    ++result.evaluations;
-    return result;
+    return iterate(objective, x, f, tolerance, max_iterations);
   }
 
   // The same from a known f(x) and gradient, both updated to the returned point's.
@@ -81,7 +78,6 @@ class Lbfgs {
       for (int halvings = 0; halvings < 50; ++halvings, step *= 0.5) {
         trial_ = x + step * direction_;
         f_trial = objective(trial_, trial_gradient_);
-        ++result.evaluations;
         if (f_trial <= f + 1e-4 * step * slope) {
           decreased = true;
           break;

@@ -39,7 +39,6 @@ class LogisticGlm {
     double refit_growth = 0.0;
     std::int32_t memory = 10;
     Solver solver = Solver::lbfgs;
-    bool subspace_step = true;  // lbfgs, one new sample: solve its own subspace first (see newest_sample_step)
   };
   using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
@@ -124,7 +123,7 @@ class LogisticGlm {
   void refit() {
     if (options_.solver == Solver::ons) return;
     // The newest sample's subspace holds most of the move when it is the only sample since the last refit.
-    if (options_.subspace_step && labelled() == refitted_at_ + 1 &&
+    if (labelled() == refitted_at_ + 1 &&
         gradient_.lpNorm<Eigen::Infinity>() > options_.tolerance) {
       newest_sample_step();
       value_ = objective(weights_, gradient_);
