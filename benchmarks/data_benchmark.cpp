@@ -3,6 +3,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -54,22 +55,48 @@ const std::filesystem::path& libsvm_file() {
   return file;
 }
 
-void BM_ParseLibsvm(benchmark::State& state) {
-  PluginRegistry registry;
-  registry.load_directory(GLIMPSE_BENCH_PLUGIN_DIR);
-  const LoadedPlugin* plugin = registry.find("libsvm");
+// A data source of this build's plugins with its defaults, reading `file`.
+std::unique_ptr<PluginObject> source_reading(const std::string& name, const std::filesystem::path& file) {
+  static PluginRegistry registry = [] {
+    PluginRegistry loaded;
+    loaded.load_directory(GLIMPSE_BENCH_PLUGIN_DIR);
+    return loaded;
+  }();
+  const LoadedPlugin* plugin = registry.find(name);
   ParamValues params;
   for (const auto& p : plugin->spec->params)
-    params.set(p.name, p.name == "path" ? ParamValue{libsvm_file().string()} : *resolve_default(p, nullptr));
-  auto object = plugin->create(params);
+    params.set(p.name, p.name == "path" ? ParamValue{file.string()} : *resolve_default(p, nullptr));
+  return plugin->create(params);
+}
+
+void parse(benchmark::State& state, const std::string& source_name, const std::filesystem::path& file) {
+  auto object = source_reading(source_name, file);
   auto* source = dynamic_cast<DataSource*>(object.get());
+  std::int64_t rows = 0;
   for (auto _ : state) {
     const Dataset data = source->load();
+    rows = data.size();
     benchmark::DoNotOptimize(data.row(0).values);
   }
-  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(std::filesystem::file_size(libsvm_file())));
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(std::filesystem::file_size(file)));
+  state.counters["rows"] = static_cast<double>(rows);
 }
+
+void BM_ParseLibsvm(benchmark::State& state) { parse(state, "libsvm", libsvm_file()); }
 BENCHMARK(BM_ParseLibsvm)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+// Any text file with any reader: GLIMPSE_PARSE_FILE and GLIMPSE_PARSE_SOURCE (vw, libsvm, csv), as
+// benchmarks/parse_vs_vw.sh runs it. Skipped without them.
+void BM_ParseFile(benchmark::State& state) {
+  const char* file = std::getenv("GLIMPSE_PARSE_FILE");
+  const char* source = std::getenv("GLIMPSE_PARSE_SOURCE");
+  if (!file || !source) {
+    state.SkipWithError("set GLIMPSE_PARSE_FILE and GLIMPSE_PARSE_SOURCE");
+    return;
+  }
+  parse(state, source, file);
+}
+BENCHMARK(BM_ParseFile)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 }  // namespace
 }  // namespace glimpse

@@ -2,6 +2,11 @@
 // values, and turning the label text of each row into classes 0..K-1 with names.
 #pragma once
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <tbb/parallel_for.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -9,11 +14,13 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <glimpse/glimpse.hpp>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -57,15 +64,67 @@ inline std::string read_whole_file(const std::filesystem::path& file) {
   return bytes;
 }
 
-// The whole text must be a number ("+1", "-2.5e3", "nan", "inf" included).
-inline bool parse_number(std::string_view text, double& out) {
-  if (!text.empty() && text.front() == '+') {
-    text.remove_prefix(1);
-    if (!text.empty() && text.front() == '-') return false;  // "+-2" (found by fuzzing)
+namespace detail {
+// The value of 8 decimal digits at p, if they are 8 digits (SWAR: all eight at once).
+inline bool eight_digits(const char* p, std::uint64_t& value) {
+  std::uint64_t v = 0;
+  std::memcpy(&v, p, 8);
+  if (((v & 0xF0F0F0F0F0F0F0F0ULL) | (((v + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) >> 4)) !=
+      0x3333333333333333ULL)
+    return false;
+  v = (v & 0x0F0F0F0F0F0F0F0FULL) * 2561 >> 8;
+  v = (v & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
+  value = (v & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
+  return true;
+}
+inline const char* digits_into(const char* p, const char* last, std::uint64_t& mantissa, int& digits) {
+  for (std::uint64_t eight = 0; last - p >= 8 && digits <= 11 && eight_digits(p, eight); p += 8, digits += 8)
+    mantissa = mantissa * 100000000 + eight;
+  for (; p != last && static_cast<unsigned>(*p - '0') < 10 && digits < 20; ++p, ++digits)
+    mantissa = 10 * mantissa + static_cast<unsigned>(*p - '0');
+  return p;
+}
+}  // namespace detail
+
+// Plain decimals ("-0.0491093732"), the common case in data files, without std::from_chars' generality: with m
+// the digits as an integer and f the number after the point, m <= 2^53 and f <= 22 make m and 10^f exact
+// doubles, so m / 10^f rounds correctly: the double from_chars gives (Clinger's fast path). nullptr otherwise
+// (exponents, more digits, inf, nan), for from_chars to read.
+inline const char* parse_plain_decimal(const char* p, const char* last, double& out) {
+  static constexpr double powers_of_ten[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                             1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  const bool negative = *p == '-';
+  if (negative) ++p;
+  std::uint64_t mantissa = 0;
+  int digits = 0;
+  p = detail::digits_into(p, last, mantissa, digits);
+  const int whole_digits = digits;
+  if (p != last && *p == '.') p = detail::digits_into(p + 1, last, mantissa, digits);
+  const int fraction = digits - whole_digits;
+  if (digits == 0 || digits > 19 || mantissa > (std::uint64_t{1} << 53) || fraction > 22) return nullptr;
+  if (p != last && (*p == 'e' || *p == 'E' || static_cast<unsigned>(*p - '0') < 10)) return nullptr;
+  const double value = static_cast<double>(mantissa) / powers_of_ten[fraction];
+  out = negative ? -value : value;
+  return p;
+}
+
+// The number at the start of [first, last) ("+1", "-2.5e3", "nan", "inf" included): the position after it, or
+// nullptr when the text does not start with one.
+inline const char* parse_number_prefix(const char* first, const char* last, double& out) {
+  if (first != last && *first == '+') {
+    ++first;
+    if (first != last && *first == '-') return nullptr;  // "+-2" (found by fuzzing)
   }
-  if (text.empty()) return false;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), out);
-  return error == std::errc() && end == text.data() + text.size();
+  if (first == last) return nullptr;
+  if (const char* end = parse_plain_decimal(first, last, out)) return end;
+  const auto [end, error] = std::from_chars(first, last, out);
+  return error == std::errc() ? end : nullptr;
+}
+
+// The whole text must be a number (as parse_number_prefix reads it).
+inline bool parse_number(std::string_view text, double& out) {
+  const char* end = parse_number_prefix(text.data(), text.data() + text.size(), out);
+  return end != nullptr && end == text.data() + text.size();
 }
 
 inline std::string format_number(double v) {
@@ -124,22 +183,6 @@ inline ParamSpec layout_param() {
                            "storage: auto is dense when at least half the entries are stored");
 }
 
-// The dataset from CSR parts (sorted indices < d), stored as `layout` (layout_param) says.
-inline Dataset csr_to_dataset(const std::string& layout, std::int32_t d, std::vector<std::int64_t> offsets,
-                              std::vector<std::int32_t> indices, std::vector<Feature> values,
-                              std::vector<std::int32_t> labels, std::int32_t num_classes) {
-  const auto n = static_cast<std::int64_t>(labels.size());
-  const bool dense =
-      layout == "dense" || (layout == "auto" && 2 * static_cast<double>(values.size()) >= static_cast<double>(n) * d);
-  if (!dense)
-    return Dataset::sparse(d, std::move(offsets), std::move(indices), std::move(values), std::move(labels),
-                           num_classes);
-  std::vector<Feature> matrix(static_cast<std::size_t>(n * d), 0.0f);
-  for (std::int64_t i = 0; i < n; ++i)
-    for (auto e = offsets[i]; e < offsets[i + 1]; ++e) matrix[static_cast<std::size_t>(i * d + indices[e])] = values[e];
-  return Dataset::dense(n, d, std::move(matrix), std::move(labels), num_classes);
-}
-
 // Rows' label texts and the lines they came from, for class assignment after the whole file is read.
 struct RawLabels {
   std::vector<std::string> texts;
@@ -149,6 +192,142 @@ struct RawLabels {
     lines.push_back(line);
   }
 };
+
+// A problem found on a line by a parser that does not know the line's number in the file (parse_lines_in_parallel
+// parses pieces of the file at once); it is reported as "FILE:LINE: what".
+struct LineProblem {
+  std::string what;
+};
+
+// What one piece of a file parsed into, and where the piece starts.
+template <class Part>
+struct ParsedPiece {
+  Part part;
+  std::int64_t lines_before = 0;  // lines of the file before this piece's first
+};
+
+// How parse_lines_in_parallel cuts a file: gzip files are inflated `block_bytes` at a time (a plain file is
+// mapped whole), and each block is cut at line ends into pieces of about `piece_bytes`, parsed in parallel.
+struct TextCuts {
+  std::size_t block_bytes = std::size_t{64} << 20;
+  std::size_t piece_bytes = std::size_t{4} << 20;
+};
+
+namespace detail {
+// A plain regular file's bytes mapped read-only, or nothing (gzip-compressed, not a regular file, empty).
+class MappedText {
+ public:
+  explicit MappedText(const std::filesystem::path& file) {
+    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;  // GzipInput reports it
+    struct stat info{};
+    if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0) {
+      void* bytes = ::mmap(nullptr, static_cast<std::size_t>(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+      if (bytes != MAP_FAILED) {
+        const auto* text = static_cast<const unsigned char*>(bytes);
+        const bool gzip = info.st_size >= 2 && text[0] == 0x1f && text[1] == 0x8b;
+        if (gzip) {
+          ::munmap(bytes, static_cast<std::size_t>(info.st_size));
+        } else {
+          data_ = static_cast<const char*>(bytes);
+          size_ = static_cast<std::size_t>(info.st_size);
+        }
+      }
+    }
+    ::close(fd);
+  }
+  ~MappedText() {
+    if (data_) ::munmap(const_cast<char*>(data_), size_);
+  }
+  MappedText(const MappedText&) = delete;
+  MappedText& operator=(const MappedText&) = delete;
+  [[nodiscard]] bool mapped() const { return data_ != nullptr; }
+  [[nodiscard]] std::string_view text() const { return {data_, size_}; }
+
+ private:
+  const char* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+// Pieces of `text` (which ends at a line end or at the file's end) of about `piece_bytes`, each ending at a line end.
+inline std::vector<std::string_view> cut_at_line_ends(std::string_view text, std::size_t piece_bytes) {
+  std::vector<std::string_view> pieces;
+  for (std::size_t pos = 0; pos < text.size();) {
+    std::size_t end = text.size();
+    if (text.size() - pos > piece_bytes) {
+      const std::size_t newline = text.find('\n', pos + piece_bytes - 1);
+      if (newline != std::string_view::npos) end = newline + 1;
+    }
+    pieces.push_back(text.substr(pos, end - pos));
+    pos = end;
+  }
+  return pieces;
+}
+}  // namespace detail
+
+// Parses a text file's lines in parallel pieces: parse(part, line_in_piece, line) for every line of a piece, in
+// order, into that piece's own `Part` (lines as for_each_file_line gives them; line_in_piece counts from 1). The
+// parts come back in file order with the lines before each, so a reader can merge them into exactly what a
+// serial pass gives, whatever the cuts and thread count. A LineProblem thrown by parse is an Error naming the
+// file and line (the first in the file, when several pieces have one).
+template <class Part, class Parse>
+std::vector<ParsedPiece<Part>> parse_lines_in_parallel(const std::filesystem::path& file, Parse&& parse,
+                                                        const TextCuts& cuts = {}) {
+  struct Piece {
+    std::string_view text;
+    Part part{};
+    std::int64_t lines = 0;
+    std::optional<LineProblem> problem;
+  };
+  std::vector<ParsedPiece<Part>> parsed;
+  std::int64_t lines_before = 0;
+  const auto parse_block = [&](std::string_view block) {
+    std::vector<Piece> pieces;
+    for (const auto text : detail::cut_at_line_ends(block, std::max<std::size_t>(cuts.piece_bytes, 1)))
+      pieces.push_back(Piece{.text = text});
+    tbb::parallel_for(std::size_t{0}, pieces.size(), [&](std::size_t i) {
+      Piece& piece = pieces[i];
+      if constexpr (requires { piece.part.reserve_for(piece.text.size()); }) piece.part.reserve_for(piece.text.size());
+      const char* at = piece.text.data();
+      const char* const end = at + piece.text.size();
+      try {
+        while (at < end) {
+          const auto* newline = static_cast<const char*>(std::memchr(at, '\n', static_cast<std::size_t>(end - at)));
+          const char* line_end = newline ? newline : end;
+          std::string_view line(at, static_cast<std::size_t>(line_end - at));
+          if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+          parse(piece.part, ++piece.lines, line);
+          at = newline ? newline + 1 : end;
+        }
+      } catch (LineProblem& problem) {
+        piece.problem = std::move(problem);
+      }
+    });
+    for (auto& piece : pieces) {
+      if (piece.problem)
+        throw Error(file.string() + ":" + std::to_string(lines_before + piece.lines), piece.problem->what);
+      parsed.push_back({std::move(piece.part), lines_before});
+      lines_before += piece.lines;
+    }
+  };
+  if (const detail::MappedText mapped(file); mapped.mapped()) {
+    parse_block(mapped.text());
+    return parsed;
+  }
+  GzipInput in(file);
+  std::vector<char> chunk(std::min<std::size_t>(cuts.block_bytes, std::size_t{1} << 20));
+  std::string block;  // whole lines, and the start of the line the last read cut
+  for (std::size_t got = in.read(chunk); got > 0; got = in.read(chunk)) {
+    block.append(chunk.data(), got);
+    if (block.size() < cuts.block_bytes) continue;
+    const std::size_t whole = block.rfind('\n');
+    if (whole == std::string::npos) continue;
+    parse_block(std::string_view(block).substr(0, whole + 1));
+    block.erase(0, whole + 1);
+  }
+  parse_block(block);
+  return parsed;
+}
 
 struct Classes {
   std::vector<std::int32_t> labels;  // 0-based, one per row
@@ -240,6 +419,84 @@ inline Classes assign_classes(const RawLabels& raw, std::int64_t num_classes, co
 inline void take_class_names(Dataset& data, Classes& classes) {
   data.class_names = std::move(classes.names);
   if (!classes.note.empty()) data.notes.push_back(std::move(classes.note));
+}
+
+// A reader's rows in CSR form (sorted column indices) with their label texts: what one piece of a text file
+// parses into (parse_lines_in_parallel), made one dataset by rows_to_dataset.
+struct CsrRows {
+  std::vector<std::int64_t> offsets{0};
+  std::vector<std::int32_t> indices;
+  std::vector<Feature> values;
+  RawLabels labels;
+
+  // Room for the entries of `bytes` of text (at least 6 bytes each, as "1:0.5 "), reserved as address space:
+  // pages never written are never touched, and the vectors do not copy themselves as they grow.
+  void reserve_for(std::size_t bytes) {
+    indices.reserve(bytes / 6 + 16);
+    values.reserve(bytes / 6 + 16);
+  }
+  void end_row(std::string_view label, std::int64_t line) {
+    offsets.push_back(static_cast<std::int64_t>(values.size()));
+    labels.add(label, line);
+  }
+  [[nodiscard]] std::size_t rows() const { return offsets.size() - 1; }
+};
+
+inline bool no_rows(const std::vector<ParsedPiece<CsrRows>>& pieces) {
+  return std::all_of(pieces.begin(), pieces.end(), [](const auto& piece) { return piece.part.rows() == 0; });
+}
+
+// The pieces' rows in file order as one dataset of d columns, stored as `layout` (layout_param) says: auto is
+// dense when at least half the entries are stored. Classes come from the label texts (assign_classes). The
+// pieces are copied into place in parallel and emptied.
+inline Dataset rows_to_dataset(std::vector<ParsedPiece<CsrRows>>& pieces, const std::string& layout, std::int32_t d,
+                               std::int64_t num_classes, const std::string& file) {
+  std::vector<std::int64_t> first_row{0}, first_entry{0};
+  RawLabels labels;
+  for (auto& piece : pieces) {
+    CsrRows& part = piece.part;
+    first_row.push_back(first_row.back() + static_cast<std::int64_t>(part.rows()));
+    first_entry.push_back(first_entry.back() + static_cast<std::int64_t>(part.values.size()));
+    for (std::size_t r = 0; r < part.rows(); ++r) {
+      labels.texts.push_back(std::move(part.labels.texts[r]));
+      labels.lines.push_back(piece.lines_before + part.labels.lines[r]);
+    }
+    part.labels = RawLabels();
+  }
+  if (labels.texts.empty()) throw Error(file, "no data rows");
+  Classes classes = assign_classes(labels, num_classes, file);
+  const std::int64_t n = first_row.back();
+  const auto entries = static_cast<double>(first_entry.back());
+  const bool dense = layout == "dense" || (layout == "auto" && 2 * entries >= static_cast<double>(n) * d);
+  Dataset data;
+  if (dense) {
+    std::vector<Feature> matrix(static_cast<std::size_t>(n * d), 0.0f);
+    tbb::parallel_for(std::size_t{0}, pieces.size(), [&](std::size_t p) {
+      CsrRows& part = pieces[p].part;
+      Feature* rows = matrix.data() + first_row[p] * d;
+      for (std::size_t r = 0; r < part.rows(); ++r)
+        for (auto e = part.offsets[r]; e < part.offsets[r + 1]; ++e)
+          rows[static_cast<std::int64_t>(r) * d + part.indices[e]] = part.values[e];
+      part = CsrRows();
+    });
+    data = Dataset::dense(n, d, std::move(matrix), std::move(classes.labels),
+                          static_cast<std::int32_t>(classes.names.size()));
+  } else {
+    std::vector<std::int64_t> offsets(static_cast<std::size_t>(n + 1));
+    std::vector<std::int32_t> indices(static_cast<std::size_t>(first_entry.back()));
+    std::vector<Feature> values(indices.size());
+    tbb::parallel_for(std::size_t{0}, pieces.size(), [&](std::size_t p) {
+      CsrRows& part = pieces[p].part;
+      for (std::size_t r = 0; r < part.rows(); ++r) offsets[first_row[p] + r + 1] = first_entry[p] + part.offsets[r + 1];
+      std::copy(part.indices.begin(), part.indices.end(), indices.begin() + first_entry[p]);
+      std::copy(part.values.begin(), part.values.end(), values.begin() + first_entry[p]);
+      part = CsrRows();
+    });
+    data = Dataset::sparse(d, std::move(offsets), std::move(indices), std::move(values), std::move(classes.labels),
+                           static_cast<std::int32_t>(classes.names.size()));
+  }
+  take_class_names(data, classes);
+  return data;
 }
 
 }  // namespace glimpse::readers
