@@ -69,70 +69,103 @@ class CsvSource final : public glimpse::DataSource {
   }
 
   glimpse::Dataset load() override {
-    const auto& file = path_;
-    const std::string name = file.string();
-    std::vector<std::string> header;
-    std::vector<bool> keep;  // per column: a feature (not the label, not ignored)
-    std::size_t label = 0, columns = 0;
-    readers::RawLabels raw_labels;
-    std::vector<glimpse::Feature> values;
-    std::int64_t d = 0;
-    bool first = true;
-    readers::for_each_file_line(file, [&](std::int64_t line_number, std::string_view line) {
-      if (line_number <= skip_lines_ || readers::trim(line).empty()) return;
-      const auto where = [&] { return name + ":" + std::to_string(line_number); };
-      auto fields = delimiter_ == ' ' ? split_blanks(line) : split_fields(line, delimiter_);
-      if (first) {
-        first = false;
-        columns = fields.size();
-        if (columns < 2) throw Error(where(), "expected at least 2 columns (a label and a feature), got 1");
-        bool any_number = false;
-        for (const auto& f : fields) {
-          double v = 0;
-          any_number = any_number || readers::parse_number(f, v);
-        }
-        const bool is_header = header_ == "yes" || (header_ == "auto" && !any_number);
-        if (is_header) header = fields;
-        label = resolve_column(label_column_, header, columns, where() + ": label_column");
-        keep.assign(columns, true);
-        keep[label] = false;
-        if (!ignore_columns_.empty())
-          for (const auto& item : split_fields(ignore_columns_, ','))
-            keep[resolve_column(item, header, columns, where() + ": ignore_columns")] = false;
-        for (bool k : keep) d += k;
-        if (d == 0) throw Error(where(), "no feature column is left");
-        if (is_header) return;
-      }
-      if (fields.size() != columns)
-        throw Error(where(), "expected " + std::to_string(columns) + " fields, got " + std::to_string(fields.size()));
-      for (std::size_t c = 0; c < columns; ++c) {
-        if (!keep[c]) continue;
-        double v = 0;
-        const bool missing = fields[c].empty() || fields[c] == "?" || fields[c] == "NA";
-        if (!missing && !readers::parse_number(fields[c], v))
-          throw Error(where(), "column " + column_name(c, header) + ": expected a number, got '" + fields[c] + "'");
-        if (missing || !std::isfinite(v)) {
-          if (!non_finite_to_zero_)
-            throw Error(where(), "column " + column_name(c, header) + ": " +
-                                     (missing ? "missing value" : "value is not finite") + " ('" + fields[c] +
-                                     "'; the source's non_finite parameter can read it as 0)");
-          v = 0;
-        }
-        values.push_back(static_cast<glimpse::Feature>(v));
-      }
-      if (fields[label].empty()) throw Error(where(), "the label is missing");
-      raw_labels.add(fields[label], line_number);
+    const std::string name = path_.string();
+    // The first line read decides the columns (and is the header when it names them); the rest are parsed in
+    // parallel pieces.
+    const auto first = readers::first_line_where(path_, [&](std::int64_t number, std::string_view line) {
+      return number > skip_lines_ && !readers::trim(line).empty();
     });
-    if (raw_labels.texts.empty()) throw Error(name, "no data rows");
-    auto classes = readers::assign_classes(raw_labels, num_classes_, name);
-    const auto n = static_cast<std::int64_t>(classes.labels.size());
-    auto data = glimpse::Dataset::dense(n, static_cast<std::int32_t>(d), std::move(values), std::move(classes.labels),
-                                        static_cast<std::int32_t>(classes.names.size()));
-    readers::take_class_names(data, classes);
-    return data;
+    if (!first) throw Error(name, "no data rows");
+    const auto& [first_number, first_line] = *first;
+    const std::string where = name + ":" + std::to_string(first_number);
+    const auto fields = split(first_line);
+    Layout layout;
+    layout.columns = fields.size();
+    if (layout.columns < 2) throw Error(where, "expected at least 2 columns (a label and a feature), got 1");
+    bool any_number = false;
+    for (const auto& f : fields) {
+      double v = 0;
+      any_number = any_number || readers::parse_number(f, v);
+    }
+    const bool is_header = header_ == "yes" || (header_ == "auto" && !any_number);
+    if (is_header) layout.header = fields;
+    layout.label = resolve_column(label_column_, layout.header, layout.columns, where + ": label_column");
+    layout.keep.assign(layout.columns, true);
+    layout.keep[layout.label] = false;
+    if (!ignore_columns_.empty())
+      for (const auto& item : split_fields(ignore_columns_, ','))
+        layout.keep[resolve_column(item, layout.header, layout.columns, where + ": ignore_columns")] = false;
+    std::int32_t d = 0;
+    for (const bool k : layout.keep) d += k;
+    if (d == 0) throw Error(where, "no feature column is left");
+    for (std::size_t c = 0, j = 0; c < layout.columns; ++c)
+      if (layout.keep[c]) layout.feature_index.push_back(static_cast<std::int32_t>(j++));
+      else layout.feature_index.push_back(-1);
+
+    auto pieces = readers::parse_lines_in_parallel<readers::CsrRows>(
+        path_, [&](readers::CsrRows& rows, std::int64_t line_number, std::string_view line) {
+          parse_line(layout, rows, line_number, line);
+        },
+        {.skip_lines = is_header ? first_number : first_number - 1});
+    return readers::rows_to_dataset(pieces, "dense", d, num_classes_, name);
   }
 
  private:
+  // The columns as the first line decided them.
+  struct Layout {
+    std::vector<std::string> header;       // names, when the first line is a header
+    std::size_t columns = 0, label = 0;
+    std::vector<bool> keep;                 // per column: a feature (not the label, not ignored)
+    std::vector<std::int32_t> feature_index;  // per column: its feature's index, -1 if not kept
+  };
+
+  std::vector<std::string> split(std::string_view line) const {
+    return delimiter_ == ' ' ? split_blanks(line) : split_fields(line, delimiter_);
+  }
+
+  // One line into `rows` (called on several threads at once: reads only the source's settings and the layout).
+  // Every kept column is stored, so rows_to_dataset makes dense rows of them.
+  void parse_line(const Layout& layout, readers::CsrRows& rows, std::int64_t line_number, std::string_view line) const {
+    using readers::LineProblem;
+    if (readers::trim(line).empty()) return;
+    // Lines without quotes are cut in place; quoted ones are unquoted into strings first.
+    thread_local std::vector<std::string_view> fields;
+    thread_local std::vector<std::string> unquoted;
+    if (delimiter_ == ' ' || line.find('"') != std::string_view::npos) {
+      unquoted = split(line);
+      fields.assign(unquoted.begin(), unquoted.end());
+    } else {
+      fields.clear();
+      for (std::size_t start = 0;;) {
+        const std::size_t end = std::min(line.find(delimiter_, start), line.size());
+        fields.push_back(readers::trim(line.substr(start, end - start)));
+        if (end == line.size()) break;
+        start = end + 1;
+      }
+    }
+    if (fields.size() != layout.columns)
+      throw LineProblem{"expected " + std::to_string(layout.columns) + " fields, got " + std::to_string(fields.size())};
+    for (std::size_t c = 0; c < layout.columns; ++c) {
+      if (!layout.keep[c]) continue;
+      double v = 0;
+      const bool missing = fields[c].empty() || fields[c] == "?" || fields[c] == "NA";
+      if (!missing && !readers::parse_number(fields[c], v))
+        throw LineProblem{"column " + column_name(c, layout.header) + ": expected a number, got '" +
+                          std::string(fields[c]) + "'"};
+      if (missing || !std::isfinite(v)) {
+        if (!non_finite_to_zero_)
+          throw LineProblem{"column " + column_name(c, layout.header) + ": " +
+                            (missing ? "missing value" : "value is not finite") + " ('" + std::string(fields[c]) +
+                            "'; the source's non_finite parameter can read it as 0)"};
+        v = 0;
+      }
+      rows.indices.push_back(layout.feature_index[c]);
+      rows.values.push_back(static_cast<glimpse::Feature>(v));
+    }
+    if (fields[layout.label].empty()) throw LineProblem{"the label is missing"};
+    rows.end_row(fields[layout.label], line_number);
+  }
+
   static std::vector<std::string> split_blanks(std::string_view line) {
     std::vector<std::string> fields;
     std::size_t p = 0;

@@ -171,6 +171,28 @@ void for_each_file_line(const std::filesystem::path& file, F&& f) {
   if (!pending.empty()) emit(pending);
 }
 
+// The first line for which keep(line_number, line) holds, with its number (lines as for_each_file_line gives
+// them), reading no further into the file than that line; nullopt if none does.
+template <class Keep>
+std::optional<std::pair<std::int64_t, std::string>> first_line_where(const std::filesystem::path& file, Keep&& keep) {
+  GzipInput in(file);
+  std::vector<char> chunk(1 << 16);
+  std::string text;
+  std::size_t pos = 0;
+  std::int64_t number = 0;
+  for (std::size_t got = in.read(chunk);; got = in.read(chunk)) {
+    text.append(chunk.data(), got);
+    for (std::size_t end = text.find('\n', pos); end != std::string::npos || (got == 0 && pos < text.size());
+         end = text.find('\n', pos)) {
+      std::string_view line = std::string_view(text).substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      if (keep(++number, line)) return std::pair{number, std::string(line)};
+      pos = end == std::string::npos ? text.size() : end + 1;
+    }
+    if (got == 0) return std::nullopt;
+  }
+}
+
 // What to do with NaN, Inf and missing values: refuse them (default) or read them as 0.
 inline ParamSpec non_finite_param() {
   return ParamSpec::choice("non_finite", "error", {"error", "zero"},
@@ -211,6 +233,7 @@ struct ParsedPiece {
 struct TextCuts {
   std::size_t block_bytes = std::size_t{64} << 20;
   std::size_t piece_bytes = std::size_t{4} << 20;
+  std::int64_t skip_lines = 0;  // lines at the start counted but not parsed (a header read beforehand)
 };
 
 namespace detail {
@@ -280,8 +303,10 @@ std::vector<ParsedPiece<Part>> parse_lines_in_parallel(const std::filesystem::pa
     std::optional<LineProblem> problem;
   };
   std::vector<ParsedPiece<Part>> parsed;
-  std::int64_t lines_before = 0;
+  std::int64_t lines_before = 0, to_skip = cuts.skip_lines;
   const auto parse_block = [&](std::string_view block) {
+    for (; to_skip > 0 && !block.empty(); --to_skip, ++lines_before)
+      block.remove_prefix(std::min(block.find('\n'), block.size() - 1) + 1);
     std::vector<Piece> pieces;
     for (const auto text : detail::cut_at_line_ends(block, std::max<std::size_t>(cuts.piece_bytes, 1)))
       pieces.push_back(Piece{.text = text});
