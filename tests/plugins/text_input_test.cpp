@@ -62,6 +62,15 @@ TEST(ParseLinesInParallel, GivesTheLinesOfASinglePassWhateverTheCuts) {
                      std::to_string(block));
         EXPECT_EQ(parallel_lines(dir.path() / "plain.txt", cuts), expected);
         EXPECT_EQ(parallel_lines(dir.path() / "packed.txt.gz", cuts), expected);
+        // Skipped lines (a header read beforehand) are counted but not parsed.
+        const std::int64_t skip = 1 + trial % 3;
+        Lines rest;
+        for (const auto& [n, line] : expected)
+          if (n > skip) rest.emplace_back(n, line);
+        readers::TextCuts skipping = cuts;
+        skipping.skip_lines = skip;
+        EXPECT_EQ(parallel_lines(dir.path() / "plain.txt", skipping), rest);
+        EXPECT_EQ(parallel_lines(dir.path() / "packed.txt.gz", skipping), rest);
       }
   }
   // An empty file has no lines.
