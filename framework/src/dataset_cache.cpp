@@ -92,34 +92,28 @@ std::vector<std::int64_t> class_counts(const Dataset& data) {
   return counts;
 }
 
-void save_cached_dataset(const Dataset& data, const std::string& name, const DatasetOrigin& origin) {
-  const fs::path file = cached_dataset_file(name);
+void write_dataset_file(const fs::path& file, const Dataset& data,
+                        const std::vector<std::pair<std::string, std::string>>& attributes) {
   fs::create_directories(file.parent_path());
-  const fs::path temporary(file.string() + ".tmp");
+  // Unique per process: ranks or processes of one sweep may write the same file at once; the last rename wins.
+  const fs::path temporary(file.string() + "." + std::to_string(::getpid()) + ".tmp");
   {
     const h5::Handle f = h5::create_file(temporary);
     h5::write_attribute(f, "format", std::string("glimpse-dataset"));
     h5::write_attribute(f, "format_version", std::int64_t{1});
-    h5::write_attribute(f, "name", name);
     h5::write_attribute(f, "n", data.size());
     h5::write_attribute(f, "d", std::int64_t{data.dim()});
     h5::write_attribute(f, "K", std::int64_t{data.num_classes()});
     h5::write_attribute(f, "layout", std::string(data.is_dense() ? "dense" : "csr"));
     h5::write_attribute(f, "class_names", join_lines(data.class_names));
-    h5::write_attribute(f, "checksum", dataset_checksum(data));
-    h5::write_attribute(f, "package", origin.package);
-    h5::write_attribute(f, "package_version", origin.package_version);
-    h5::write_attribute(f, "files", origin.files);
-    h5::write_attribute(f, "description", origin.description);
+    if (!data.notes.empty()) h5::write_attribute(f, "notes", join_lines(data.notes));
+    for (const auto& [name, value] : attributes) h5::write_attribute(f, name, value);
     std::vector<std::int32_t> y(data.labels().begin(), data.labels().end());
     for (auto& label : y) ++label;  // 1..K on disk, as in every data file
     h5::write_vector<std::int32_t>(f, "y", y);
-    std::vector<float> values;
-    values.reserve(static_cast<std::size_t>(data.stored_values()));
-    for (std::int64_t i = 0; i < data.size(); ++i) {
-      const auto row = data.row(i).stored_values();
-      values.insert(values.end(), row.begin(), row.end());
-    }
+    if (!data.class_probabilities.empty())
+      h5::write_vector<double>(f, "class_probabilities", data.class_probabilities);
+    const auto values = data.stored_features();
     if (data.is_dense()) {
       h5::write_matrix(f, "X", values, data.size(), data.dim());
     } else {
@@ -129,6 +123,16 @@ void save_cached_dataset(const Dataset& data, const std::string& name, const Dat
     }
   }
   fs::rename(temporary, file);
+}
+
+void save_cached_dataset(const Dataset& data, const std::string& name, const DatasetOrigin& origin) {
+  write_dataset_file(cached_dataset_file(name), data,
+                     {{"name", name},
+                      {"checksum", dataset_checksum(data)},
+                      {"package", origin.package},
+                      {"package_version", origin.package_version},
+                      {"files", origin.files},
+                      {"description", origin.description}});
 }
 
 namespace {
@@ -169,11 +173,14 @@ Dataset load_cached_dataset(const std::string& name, const std::string& where) {
   if (!fs::exists(file))
     throw Error(where, "dataset '" + name + "' is not installed (no " + file.string() +
                            "); install it with: glimpse datasets install " + name);
+  return read_dataset_file(file, "; reinstall it with: glimpse datasets install " + name);
+}
+
+Dataset read_dataset_file(const fs::path& file, const std::string& reinstall) {
   const h5::Handle f = h5::open_file(file, false);
   if (!h5::has_attribute(f, "format") || h5::read_string_attribute(f, "format") != "glimpse-dataset")
-    throw Error(file.string(), "is not a glimpse dataset file; reinstall it with: glimpse datasets install " + name);
+    throw Error(file.string(), "is not a glimpse dataset file" + reinstall);
   // The file is checked as any input is: a damaged or hand-made cache must be refused, not trusted.
-  const std::string reinstall = "; reinstall it with: glimpse datasets install " + name;
   const std::int64_t k = h5::read_int_attribute(f, "K"), d = h5::read_int_attribute(f, "d");
   std::vector<std::string> class_names = split_lines(h5::read_string_attribute(f, "class_names"));
   if (k < 2 || k != static_cast<std::int64_t>(class_names.size()))
@@ -215,6 +222,13 @@ Dataset load_cached_dataset(const std::string& name, const std::string& where) {
     }
   }
   data.class_names = std::move(class_names);
+  if (h5::has_attribute(f, "notes")) data.notes = split_lines(h5::read_string_attribute(f, "notes"));
+  if (h5::exists(f, "class_probabilities")) {
+    data.class_probabilities = h5::read_vector<double>(f, "class_probabilities");
+    if (data.class_probabilities.size() != static_cast<std::size_t>(data.size() * k))
+      throw Error(file.string(), "class_probabilities holds " + std::to_string(data.class_probabilities.size()) +
+                                     " values, expected n * K" + reinstall);
+  }
   return data;
 }
 

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "glimpse/dataset.hpp"
@@ -32,7 +33,14 @@ std::string dataset_checksum(const Dataset& data);
 // Per-class row counts, classes 1..K in order.
 std::vector<std::int64_t> class_counts(const Dataset& data);
 
-// Writes atomically (temporary file, then rename).
+// A glimpse dataset file: rows, labels, class names, notes and p(y|x) as read_dataset_file gives them back, with
+// `attributes` (text) beside. Written atomically (a temporary file, then rename).
+void write_dataset_file(const std::filesystem::path& file, const Dataset& data,
+                        const std::vector<std::pair<std::string, std::string>>& attributes);
+// Refuses a file that is not a consistent dataset file, naming it; `fix` ends each complaint (how to get a good one).
+Dataset read_dataset_file(const std::filesystem::path& file, const std::string& fix);
+
+// An installed dataset, by name (write_dataset_file with its origin).
 void save_cached_dataset(const Dataset& data, const std::string& name, const DatasetOrigin& origin);
 // Throws Error naming `where` and saying how to install it when the dataset is not in the cache.
 Dataset load_cached_dataset(const std::string& name, const std::string& where);

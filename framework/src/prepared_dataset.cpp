@@ -1,11 +1,14 @@
 // Loading a protocol's datasets and applying their transforms.
 #include "prepared_dataset.hpp"
 
+#include <chrono>
 #include <iostream>
+#include <optional>
 
 #include "dataset_cache.hpp"
 #include "glimpse/error.hpp"
 #include "glimpse/random.hpp"
+#include "prepared_cache.hpp"
 #include "round_loop.hpp"
 #include "stream_keys.hpp"
 
@@ -70,12 +73,26 @@ PreparedDataset prepare_one(const DatasetUse& use, StreamOrder order, const std:
                             const std::optional<BatchSplit>& fit_split = std::nullopt) {
   {
     const std::string where = use.where + " (dataset '" + use.name + "')";
+    // The source, unless the protocol names an installed dataset. A source drawing per seed is never cached;
+    // any other preparation that computes something (parsing, generating, transforming) is (prepared_cache.hpp).
+    std::shared_ptr<DataSource> source;
+    std::optional<ParamValues> source_values;
+    if (!use.cached) {
+      source_values = use.source.resolve(0, nullptr);
+      source = use.source.create<DataSource>(*source_values);
+    }
+    const bool cacheable = !(source && source->per_seed()) && (source || !use.transforms.empty());
+    const std::string key =
+        cacheable ? preparation_key(use, source_values ? &*source_values : nullptr, fit_split.has_value()) : "";
+    std::optional<PreparedEntry> kept = cacheable ? find_prepared(key) : std::nullopt;
+    const auto started = std::chrono::steady_clock::now();
     Dataset data;
     std::shared_ptr<const DataSource> seed_source;
-    if (use.cached) {
+    if (kept) {
+      data = std::move(kept->data);
+    } else if (use.cached) {
       data = load_cached_dataset(use.cached_name, use.where);
     } else {
-      std::shared_ptr<DataSource> source = use.source.create<DataSource>(use.source.resolve(0, nullptr));
       try {
         // A per-seed source is drawn once here too: its shape resolves the transforms' parameters.
         data = source->per_seed() ? source->load_for_seed({}) : source->load();
@@ -85,7 +102,7 @@ PreparedDataset prepare_one(const DatasetUse& use, StreamOrder order, const std:
       }
       if (source->per_seed()) seed_source = std::move(source);
     }
-    const ProblemShape raw_shape = data.shape();
+    const ProblemShape raw_shape = kept ? kept->raw_shape : data.shape();
     std::vector<std::unique_ptr<Transform>> transforms;
     for (const auto& transform : use.transforms)
       transforms.push_back(transform.create<Transform>(transform.resolve(0, &raw_shape)));
@@ -93,8 +110,17 @@ PreparedDataset prepare_one(const DatasetUse& use, StreamOrder order, const std:
     // split's training part, a transform with fitted statistics is per seed too (each seed draws its own split).
     const auto seed_dependent = [&](const Transform& t) { return t.per_seed() || (fit_split && t.fits_statistics()); };
     std::size_t first_per_seed = 0;
-    while (!seed_source && first_per_seed < transforms.size() && !seed_dependent(*transforms[first_per_seed]))
-      transforms[first_per_seed++]->apply(data, {});
+    while (!seed_source && first_per_seed < transforms.size() && !seed_dependent(*transforms[first_per_seed])) {
+      if (!kept) transforms[first_per_seed]->apply(data, {});
+      ++first_per_seed;
+    }
+    if (kept && kept->transforms_applied != first_per_seed)
+      throw Error(where, "the cached preparation " + std::to_string(kept->transforms_applied) +
+                             " transforms deep does not match the protocol's " + std::to_string(first_per_seed) +
+                             " (a plugin changed without its files changing?); run with GLIMPSE_PREPARED_CACHE=off");
+    if (cacheable && !kept)
+      keep_prepared(key, data, raw_shape, first_per_seed,
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
     PreparedDataset prepared;
     prepared.name = stream_name;
     prepared.where = where;

@@ -37,6 +37,11 @@ class Dataset {
     return owner_ ? viewed_count_ : static_cast<std::int64_t>(values_.size());
   }
 
+  // Every stored value, rows one after another (dense: n x d row-major; sparse: the CSR values).
+  std::span<const Feature> stored_features() const noexcept {
+    return {feature_data(), static_cast<std::size_t>(stored_values())};
+  }
+
   Instance row(std::int64_t i) const noexcept {
     const Feature* values = feature_data();
     if (is_dense()) return {values + i * dim_, nullptr, dim_, dim_, false};

@@ -1,0 +1,37 @@
+// Prepared datasets cached on disk: a protocol dataset after its source and its shared transforms, kept as a
+// dataset file under a key made of everything that produced it, so the next sweep over the same data maps the
+// result instead of parsing and transforming again (a VW text file of fashion-MNIST: 0.8 s of parsing).
+// Files: $GLIMPSE_DATA/prepared/KEY.h5 (dataset_cache_dir), at most GLIMPSE_PREPARED_CACHE_MB (default 4096) in
+// all, least recently used out first. GLIMPSE_PREPARED_CACHE: auto (default: kept when preparing took at least
+// 0.1 s), always, or off.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "glimpse/dataset.hpp"
+#include "glimpse/params.hpp"
+#include "protocol.hpp"
+
+namespace glimpse {
+
+// What a prepared dataset depends on, as text: glimpse's version; the installed dataset's file, or the source
+// plugin (its library file, revision, resolved parameters and every file a path parameter names); each transform
+// (library file, revision, declared defaults, parameters as written); whether fitted transforms learn per split.
+// Files enter with their size and modification time, so changing one misses the cache.
+std::string preparation_key(const DatasetUse& use, const ParamValues* source_values, bool fits_on_split);
+
+struct PreparedEntry {
+  Dataset data;                 // after the shared transforms
+  ProblemShape raw_shape;       // the source's dataset, before them: the transforms' parameters resolve against it
+  std::size_t transforms_applied = 0;
+};
+
+// The entry stored under `key`, or nothing (none, the cache off, or a file that does not read back whole).
+std::optional<PreparedEntry> find_prepared(const std::string& key);
+// Stores the entry under `key` when the cache is on and preparing it took `seconds` (auto: at least 0.1 s). A
+// failure to write is only a warning: the cache saves time, it is never needed.
+void keep_prepared(const std::string& key, const Dataset& data, const ProblemShape& raw_shape,
+                   std::size_t transforms_applied, double seconds);
+
+}  // namespace glimpse
