@@ -71,7 +71,8 @@ template <class T>
 void write_vector(const Handle& parent, const std::string& name, std::span<const T> values);
 // Integers in the narrowest file type that holds all of them (signed input: int8, int16, int32 or int64; unsigned
 // input keeps its type), so that per-round labels (1..K) take one byte instead of four; readers convert, or get the
-// narrower signed type. Deflated always, never, or when a sample of them shrinks to a quarter or less.
+// narrower signed type. Deflated always, never, or (unsigned flag columns only) when a sample of them shrinks to a
+// quarter or less. A column of one value becomes the dataset's fill value, with no data written.
 enum class Deflate { always, never, if_it_pays };
 template <class T>
 void write_integers(const Handle& parent, const std::string& name, std::span<const T> values,

@@ -135,8 +135,7 @@ void write_run_group(const h5::Handle& file, const RunRecord& r) {
   }
   if (!r.y.empty()) {
     const h5::Handle rounds = h5::create_group(group, "rounds");
-    // Each column deflated only where that pays (h5::Deflate::if_it_pays): the 0/1 columns shrink several fold; labels
-    // and rows by half at most, for most of the trace's write time (issue #31, benchmarks/trace_cost.sh).
+    // Narrowest types; only the 0/1 columns deflated, where that pays (h5::write_integers; issue #31).
     h5::write_integers<std::int64_t>(rounds, "row", r.row);
     h5::write_integers<std::int32_t>(rounds, "y", r.y);
     h5::write_integers<std::int32_t>(rounds, "predicted", r.predicted);
@@ -378,9 +377,9 @@ void TraceStore::begin(const std::string& id) {
 void TraceStore::abandon(const std::string& id) { fs::remove(parts_folder() / (id + running_suffix)); }
 
 void TraceStore::write(const RunRecord& record) {
-  std::lock_guard lock(mutex_);
   std::vector<char> image;
   {
+    std::lock_guard lock(mutex_);  // the HDF5 library is not thread-safe; writing the file's bytes is
     const h5::Handle file = h5::create_memory_file();
     h5::write_attribute(file, "protocol_hash", protocol_hash_text(protocol_));
     write_run_group(file, record);
@@ -393,6 +392,7 @@ void TraceStore::write(const RunRecord& record) {
     throw;
   }
   abandon(record.id);
+  std::lock_guard lock(mutex_);
   if (record.error.empty()) completed_.insert(record.id);
 }
 

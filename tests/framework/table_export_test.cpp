@@ -122,6 +122,9 @@ TEST(TraceIntegers, StoredInTheNarrowestSignedTypeAndDeflatedOnlyWhereThatPays) 
   h5::write_integers<std::int64_t>(file, "shuffled", shuffled);
   h5::write_integers<std::int64_t>(file, "negative", std::vector<std::int64_t>{-1, 0, 1});
   h5::write_integers<std::uint8_t>(file, "constant", constant);
+  std::vector<std::uint8_t> flags(10000);
+  for (std::size_t i = 0; i < flags.size(); ++i) flags[i] = static_cast<std::uint8_t>((i * 7919) % 13 < 4);
+  h5::write_integers<std::uint8_t>(file, "flags", flags);
   h5::write_integers<std::int64_t>(file, "always", shuffled, h5::Deflate::always);
   h5::write_integers<std::int32_t>(file, "never", std::vector<std::int32_t>(10000, 3), h5::Deflate::never);
 
@@ -132,10 +135,20 @@ TEST(TraceIntegers, StoredInTheNarrowestSignedTypeAndDeflatedOnlyWhereThatPays) 
     EXPECT_EQ(s.deflated, deflated) << name;
   };
   expect("labels", 1, true, false);    // 4.7 bits of entropy in 8: deflate would halve it at most
-  expect("wide", 4, true, true);       // two values, +-40000: int32, and deflate shrinks it to nothing
+  expect("wide", 4, true, false);      // two values, +-40000: int32; signed columns are never tried
+  expect("flags", 1, false, true);     // 0/1 flags: deflate shrinks them several fold
   expect("shuffled", 2, true, false);  // < 32768: int16; random
   expect("negative", 1, true, false);  // too short to deflate
-  expect("constant", 1, false, true);  // unsigned input keeps its type
+  expect("constant", 1, false, false);  // unsigned input keeps its type; one value: stored as the fill value
+  {
+    const hid_t dataset = H5Dopen2(file.id(), "constant", H5P_DEFAULT);
+    EXPECT_EQ(H5Dget_storage_size(dataset), 0u);  // no chunk written, nothing compressed
+    H5Dclose(dataset);
+    EXPECT_EQ(h5::read_vector<std::uint8_t>(file, "constant"), constant);  // and it reads back whole
+    h5::write_integers<std::int64_t>(file, "constant_wide", std::vector<std::int64_t>(100, -7));
+    EXPECT_EQ(h5::read_vector<std::int64_t>(file, "constant_wide"), std::vector<std::int64_t>(100, -7));
+    expect("constant_wide", 1, true, false);
+  }
   expect("always", 2, true, true);
   expect("never", 1, true, false);
   // Every value reads back as written, in the caller's type.
