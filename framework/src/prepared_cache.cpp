@@ -15,10 +15,6 @@
 #include "hdf5.hpp"
 #include "plugin_registry.hpp"
 
-#ifndef GLIMPSE_VERSION_STRING
-#define GLIMPSE_VERSION_STRING "unknown"
-#endif
-
 namespace glimpse {
 namespace fs = std::filesystem;
 
