@@ -76,7 +76,8 @@ Exit status: 0 done; 2 bad input or usage; 3 finished, but some runs failed or a
 status); 130 interrupted (rerun the same command to resume).
 
 Installed datasets live in $GLIMPSE_DATA (default ~/.cache/glimpse/datasets); a protocol names one as
-{"name": "vehicle"}.
+{"name": "vehicle"}. Datasets as parsed and transformed are kept in $GLIMPSE_DATA/prepared for the next
+sweep (GLIMPSE_PREPARED_CACHE=off turns that off; docs/datasets.md).
 Plugins are searched in $GLIMPSE_PLUGIN_PATH (':'-separated folders), then in lib/glimpse/plugins
 beside the glimpse executable's bin/ folder.
 )";
