@@ -96,7 +96,8 @@ std::string preparation_key(const DatasetUse& use, const ParamValues* source_val
         key += "; " + p.name + " " + file_identity(source_values->path(p.name));
     key += "\n";
   }
-  for (const auto& transform : use.transforms) key += "transform " + plugin_identity(transform) + written_params(transform) + "\n";
+  for (const auto& transform : use.transforms)
+    key += "transform " + plugin_identity(transform) + written_params(transform) + "\n";
   key += fits_on_split ? "fitted per split\n" : "fitted on all rows\n";
   return key;
 }
@@ -142,8 +143,7 @@ void keep_prepared(const std::string& key, const Dataset& data, const ProblemSha
                         {"transforms_applied", std::to_string(transforms_applied)}});
     trim_to_budget(file.parent_path(), file);
   } catch (const std::exception& e) {
-    std::cerr << "glimpse: warning: could not cache the prepared dataset in " + file.string() + ": " + e.what() +
-                     "\n";
+    std::cerr << "glimpse: warning: could not cache the prepared dataset in " + file.string() + ": " + e.what() + "\n";
   }
 }
 

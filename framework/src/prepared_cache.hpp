@@ -22,8 +22,8 @@ namespace glimpse {
 std::string preparation_key(const DatasetUse& use, const ParamValues* source_values, bool fits_on_split);
 
 struct PreparedEntry {
-  Dataset data;                 // after the shared transforms
-  ProblemShape raw_shape;       // the source's dataset, before them: the transforms' parameters resolve against it
+  Dataset data;            // after the shared transforms
+  ProblemShape raw_shape;  // the source's dataset, before them: the transforms' parameters resolve against it
   std::size_t transforms_applied = 0;
 };
 

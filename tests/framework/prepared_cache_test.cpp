@@ -35,7 +35,8 @@ class PreparedCache : public ::testing::Test {
   }
   Dataset prepare(const std::string& scale = "1") {
     const Protocol p = parse_protocol(R"({"datasets": [{"name": "d", "source": "libsvm", "params": {"path": "d.txt"},
-        "transforms": [{"name": "minmax_scale", "params": {"upper": )" + scale + R"(}}]}],
+        "transforms": [{"name": "minmax_scale", "params": {"upper": )" +
+                                          scale + R"(}}]}],
         "oracle": {"name": "full"}, "learners": [{"name": "perceptron"}], "metrics": [{"name": "mistakes"}]})",
                                       "p.json", dir.path(), registry());
     return *prepare_datasets(p).at(0).shared;

@@ -123,7 +123,8 @@ TEST(ParseLinesInParallel, VwColumnsAreNumberedAsInOnePass) {
       name += std::to_string(row % 2 ? vocabulary - 1 - id : id);  // orders vary by row
       const double value = static_cast<double>(1 + rng.below(8)) / 4;
       line += " " + name + ":" + readers::format_number(value);
-      const auto [it, added] = column_of.emplace(std::string(" ^").append(name), static_cast<std::int32_t>(column_of.size()));
+      const auto [it, added] =
+          column_of.emplace(std::string(" ^").append(name), static_cast<std::int32_t>(column_of.size()));
       expected[it->second] += value;  // repeats summed (exact: quarters)
     }
     text += line + "\n";

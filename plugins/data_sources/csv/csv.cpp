@@ -99,11 +99,14 @@ class CsvSource final : public glimpse::DataSource {
     for (const bool k : layout.keep) d += k;
     if (d == 0) throw Error(where, "no feature column is left");
     for (std::size_t c = 0, j = 0; c < layout.columns; ++c)
-      if (layout.keep[c]) layout.feature_index.push_back(static_cast<std::int32_t>(j++));
-      else layout.feature_index.push_back(-1);
+      if (layout.keep[c])
+        layout.feature_index.push_back(static_cast<std::int32_t>(j++));
+      else
+        layout.feature_index.push_back(-1);
 
     auto pieces = readers::parse_lines_in_parallel<readers::CsrRows>(
-        path_, [&](readers::CsrRows& rows, std::int64_t line_number, std::string_view line) {
+        path_,
+        [&](readers::CsrRows& rows, std::int64_t line_number, std::string_view line) {
           parse_line(layout, rows, line_number, line);
         },
         {.skip_lines = is_header ? first_number : first_number - 1});
@@ -113,9 +116,9 @@ class CsvSource final : public glimpse::DataSource {
  private:
   // The columns as the first line decided them.
   struct Layout {
-    std::vector<std::string> header;       // names, when the first line is a header
+    std::vector<std::string> header;  // names, when the first line is a header
     std::size_t columns = 0, label = 0;
-    std::vector<bool> keep;                 // per column: a feature (not the label, not ignored)
+    std::vector<bool> keep;                   // per column: a feature (not the label, not ignored)
     std::vector<std::int32_t> feature_index;  // per column: its feature's index, -1 if not kept
   };
 

@@ -22,8 +22,7 @@ class LibsvmSource final : public glimpse::DataSource {
                                                "must be the integers 1..K and are used as they are")
                        .at_least(0),
                    glimpse::ParamSpec::integer("num_features", "0", "d; 0: the largest index in the file").at_least(0),
-                   readers::layout_param(),
-                   readers::non_finite_param()}};
+                   readers::layout_param(), readers::non_finite_param()}};
   }
   explicit LibsvmSource(const glimpse::ParamValues& params)
       : path_(params.path("path")),
@@ -43,7 +42,8 @@ class LibsvmSource final : public glimpse::DataSource {
     for (const auto& piece : pieces)
       for (std::size_t r = 0; r < piece.part.rows(); ++r)
         if (piece.part.offsets[r + 1] > piece.part.offsets[r])
-          max_index = std::max(max_index, piece.part.indices[static_cast<std::size_t>(piece.part.offsets[r + 1] - 1)] + 1);
+          max_index =
+              std::max(max_index, piece.part.indices[static_cast<std::size_t>(piece.part.offsets[r + 1] - 1)] + 1);
     const auto d = static_cast<std::int32_t>(num_features_ > 0 ? num_features_ : max_index);
     if (d == 0) throw Error(name, "no feature appears in the file (set num_features)");
     return readers::rows_to_dataset(pieces, layout_, d, num_classes_, name);

@@ -2,10 +2,11 @@
 // Namespaces are flattened: feature "f" of namespace "ns" becomes the column named "ns^f" (columns numbered in
 // order of first appearance); values default to 1 and are multiplied by the namespace weight; repeated
 // features in a row are summed.
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <glimpse/glimpse.hpp>
 #include <glimpse/readers/text_input.hpp>
-#include <tbb/parallel_for.h>
 #include <tuple>
 #include <unordered_map>
 
@@ -45,13 +46,17 @@ class VwSource final : public glimpse::DataSource {
     std::vector<std::vector<std::int32_t>> renumber(pieces.size());
     for (std::size_t i = 0; i < pieces.size(); ++i)
       for (auto& column : pieces[i].part.columns.names())
-        renumber[i].push_back(columns.emplace(std::move(column), static_cast<std::int32_t>(columns.size())).first->second);
-    tbb::parallel_for(std::size_t{0}, pieces.size(), [&](std::size_t i) { renumber_columns(pieces[i].part, renumber[i]); });
+        renumber[i].push_back(
+            columns.emplace(std::move(column), static_cast<std::int32_t>(columns.size())).first->second);
+    tbb::parallel_for(std::size_t{0}, pieces.size(),
+                      [&](std::size_t i) { renumber_columns(pieces[i].part, renumber[i]); });
     std::vector<readers::ParsedPiece<readers::CsrRows>> rows_of_pieces;
     for (auto& piece : pieces) rows_of_pieces.push_back({std::move(piece.part.rows), piece.lines_before});
     pieces.clear();
-    if (columns.empty()) throw Error(name, readers::no_rows(rows_of_pieces) ? "no data rows" : "no feature appears in the file");
-    return readers::rows_to_dataset(rows_of_pieces, layout_, static_cast<std::int32_t>(columns.size()), num_classes_, name);
+    if (columns.empty())
+      throw Error(name, readers::no_rows(rows_of_pieces) ? "no data rows" : "no feature appears in the file");
+    return readers::rows_to_dataset(rows_of_pieces, layout_, static_cast<std::int32_t>(columns.size()), num_classes_,
+                                    name);
   }
 
  private:

@@ -184,7 +184,8 @@ std::optional<std::pair<std::int64_t, std::string>> first_line_where(const std::
     text.append(chunk.data(), got);
     for (std::size_t end = text.find('\n', pos); end != std::string::npos || (got == 0 && pos < text.size());
          end = text.find('\n', pos)) {
-      std::string_view line = std::string_view(text).substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+      std::string_view line =
+          std::string_view(text).substr(pos, end == std::string::npos ? std::string::npos : end - pos);
       if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
       if (keep(++number, line)) return std::pair{number, std::string(line)};
       pos = end == std::string::npos ? text.size() : end + 1;
@@ -243,7 +244,7 @@ class MappedText {
   explicit MappedText(const std::filesystem::path& file) {
     const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return;  // GzipInput reports it
-    struct stat info{};
+    struct stat info {};
     if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0) {
       void* bytes = ::mmap(nullptr, static_cast<std::size_t>(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
       if (bytes != MAP_FAILED) {
@@ -295,7 +296,7 @@ inline std::vector<std::string_view> cut_at_line_ends(std::string_view text, std
 // file and line (the first in the file, when several pieces have one).
 template <class Part, class Parse>
 std::vector<ParsedPiece<Part>> parse_lines_in_parallel(const std::filesystem::path& file, Parse&& parse,
-                                                        const TextCuts& cuts = {}) {
+                                                       const TextCuts& cuts = {}) {
   struct Piece {
     std::string_view text;
     Part part{};
@@ -388,8 +389,8 @@ inline Classes assign_classes(const RawLabels& raw, std::int64_t num_classes, co
     for (std::size_t i = 0; i < raw.texts.size(); ++i) {
       double y = 0;
       if (!parse_number(raw.texts[i], y) || !std::isfinite(y)) refuse(i, "is not a number (num_classes wants 1..K)");
-      if (y != std::floor(y)) refuse(i, "is not an integer (num_classes wants the integers 1.." +
-                                            std::to_string(num_classes) + ")");
+      if (y != std::floor(y))
+        refuse(i, "is not an integer (num_classes wants the integers 1.." + std::to_string(num_classes) + ")");
       if (y < 1 || y > static_cast<double>(num_classes))
         refuse(i, "is outside 1.." + std::to_string(num_classes) + " (num_classes)");
       result.labels[i] = static_cast<std::int32_t>(y) - 1;
@@ -423,8 +424,8 @@ inline Classes assign_classes(const RawLabels& raw, std::int64_t num_classes, co
     }
     for (std::size_t i = 0; i < raw.texts.size(); ++i) result.labels[i] = classes[numbers[i]];
     if (!identity)
-      result.note = "labels mapped to classes 1.." + std::to_string(k) + " in sorted order: " +
-                    class_mapping_text(result.names);
+      result.note =
+          "labels mapped to classes 1.." + std::to_string(k) + " in sorted order: " + class_mapping_text(result.names);
   } else {
     std::map<std::string, std::int32_t> classes;
     for (const auto& t : raw.texts) classes.emplace(t, 0);
@@ -434,8 +435,8 @@ inline Classes assign_classes(const RawLabels& raw, std::int64_t num_classes, co
       result.names.push_back(name);
     }
     for (std::size_t i = 0; i < raw.texts.size(); ++i) result.labels[i] = classes[raw.texts[i]];
-    result.note = "text labels mapped to classes 1.." + std::to_string(k) + " in sorted order: " +
-                  class_mapping_text(result.names);
+    result.note = "text labels mapped to classes 1.." + std::to_string(k) +
+                  " in sorted order: " + class_mapping_text(result.names);
   }
   return result;
 }
@@ -512,7 +513,8 @@ inline Dataset rows_to_dataset(std::vector<ParsedPiece<CsrRows>>& pieces, const 
     std::vector<Feature> values(indices.size());
     tbb::parallel_for(std::size_t{0}, pieces.size(), [&](std::size_t p) {
       CsrRows& part = pieces[p].part;
-      for (std::size_t r = 0; r < part.rows(); ++r) offsets[first_row[p] + r + 1] = first_entry[p] + part.offsets[r + 1];
+      for (std::size_t r = 0; r < part.rows(); ++r)
+        offsets[first_row[p] + r + 1] = first_entry[p] + part.offsets[r + 1];
       std::copy(part.indices.begin(), part.indices.end(), indices.begin() + first_entry[p]);
       std::copy(part.values.begin(), part.values.end(), values.begin() + first_entry[p]);
       part = CsrRows();
