@@ -44,9 +44,19 @@ std::string plugin_identity(const PluginUse& use) {
   return text;
 }
 
+// A transform's parameters as the protocol wrote them; a file a path parameter names enters with its identity.
 std::string written_params(const PluginUse& use) {
   std::string text = "; params";
-  for (const auto& p : use.params) text += " " + p.name + "=" + p.text;
+  for (const auto& p : use.params) {
+    text += " " + p.name + "=" + p.text;
+    const auto& declared = use.plugin->spec->params;
+    const auto spec =
+        std::find_if(declared.begin(), declared.end(), [&](const ParamSpec& d) { return d.name == p.name; });
+    if (spec != declared.end() && spec->type == ParamType::path && !p.text.empty()) {
+      const fs::path named(p.text);
+      text += " (" + file_identity(named.is_absolute() ? named : use.base_dir / named) + ")";
+    }
+  }
   for (const auto& [name, values] : use.grid) {
     text += " " + name + "=[";
     for (const auto& v : values) text += v.text + ",";

@@ -17,8 +17,10 @@ namespace glimpse {
 
 // What a prepared dataset depends on, as text: glimpse's version; the installed dataset's file, or the source
 // plugin (its library file, revision, resolved parameters and every file a path parameter names); each transform
-// (library file, revision, declared defaults, parameters as written); whether fitted transforms learn per split.
-// Files enter with their size and modification time, so changing one misses the cache.
+// (library file, revision, declared defaults, parameters as written, files its path parameters name); whether
+// fitted transforms learn per split.
+// Files enter with their size and modification time, so changing one misses the cache. A source or transform that
+// reads a file must name it in a path parameter to be keyed by it (docs/datasets.md).
 std::string preparation_key(const DatasetUse& use, const ParamValues* source_values, bool fits_on_split);
 
 struct PreparedEntry {
