@@ -6,11 +6,13 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 
 #include "dataset_cache.hpp"
 #include "orchestrator.hpp"
+#include "plugin_registry.hpp"
 #include "prepared_dataset.hpp"
 #include "support.hpp"
 
@@ -94,6 +96,38 @@ TEST_F(PreparedCache, ASecondPreparationReadsTheKeptResultUntilWhatMadeItChanges
   const Dataset scaled = prepare("2");
   EXPECT_EQ(entries(), 3u);
   EXPECT_EQ(scaled.row(0).values[0], 2 * changed.row(0).values[0]);
+}
+
+// This build's plugins plus a fixture transform that reads a file named by a path parameter.
+const PluginRegistry& registry_with_file_transform() {
+  static const PluginRegistry loaded = [] {
+    PluginRegistry r;
+    r.load_directory(GLIMPSE_TEST_PLUGIN_DIR);
+    r.load_directory(std::filesystem::path(GLIMPSE_TEST_FIXTURE_DIR) / "file_offset");
+    return r;
+  }();
+  return loaded;
+}
+
+// A file a transform's path parameter names keys the entry: changing it (a new time) prepares afresh.
+TEST_F(PreparedCache, AFileATransformReadsKeysTheEntry) {
+  write_data("4");
+  { std::ofstream(dir.path() / "offset.txt") << "10\n"; }
+  const auto prepare_with_offset = [&] {
+    const Protocol p = parse_protocol(R"({"datasets": [{"name": "d", "source": "libsvm", "params": {"path": "d.txt"},
+        "transforms": [{"name": "file_offset", "params": {"file": "offset.txt"}}]}],
+        "oracle": {"name": "full"}, "learners": [{"name": "perceptron"}], "metrics": [{"name": "mistakes"}]})",
+                                      "p.json", dir.path(), registry_with_file_transform());
+    return *prepare_datasets(p).at(0).shared;
+  };
+  EXPECT_EQ(prepare_with_offset().row(0).values[0], 14.0f);
+  EXPECT_EQ(prepare_with_offset().row(0).values[0], 14.0f);  // kept
+  EXPECT_EQ(entries(), 1u);
+  { std::ofstream(dir.path() / "offset.txt") << "20\n"; }
+  const auto later = std::filesystem::last_write_time(dir.path() / "offset.txt") + std::chrono::seconds(5);
+  std::filesystem::last_write_time(dir.path() / "offset.txt", later);
+  EXPECT_EQ(prepare_with_offset().row(0).values[0], 24.0f);
+  EXPECT_EQ(entries(), 2u);
 }
 
 // A damaged entry is not trusted: the dataset is prepared afresh and the entry rewritten.
