@@ -29,6 +29,19 @@ inline const testing::Plugins& plugins() {
 }
 inline const PluginRegistry& registry() { return plugins().registry(); }
 
+// This build's plugins plus the fixture plugins of one folder under GLIMPSE_TEST_FIXTURE_DIR (e.g. "misbehaving"),
+// loaded once per folder.
+inline const PluginRegistry& registry_with_fixture(const std::string& folder) {
+  static std::map<std::string, std::unique_ptr<PluginRegistry>> loaded;
+  auto& registry = loaded[folder];
+  if (!registry) {
+    registry = std::make_unique<PluginRegistry>();
+    registry->load_directory(GLIMPSE_TEST_PLUGIN_DIR);
+    registry->load_directory(std::filesystem::path(GLIMPSE_TEST_FIXTURE_DIR) / folder);
+  }
+  return *registry;
+}
+
 // A plugin's parameters: declared defaults, overridden by `overrides` (protocol text); a `learner` parameter gets
 // the learner it names ("NAME.PARAM" sets that learner's parameters), as a protocol's would.
 inline ParamValues params_for(const PluginSpec& spec, const std::map<std::string, std::string>& overrides = {},

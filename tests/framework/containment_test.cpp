@@ -11,17 +11,6 @@
 namespace glimpse::test {
 namespace {
 
-// This build's plugins plus the misbehaving fixture learner.
-const PluginRegistry& registry_with_fixture() {
-  static const PluginRegistry loaded = [] {
-    PluginRegistry r;
-    r.load_directory(GLIMPSE_TEST_PLUGIN_DIR);
-    r.load_directory(std::filesystem::path(GLIMPSE_TEST_FIXTURE_DIR) / "misbehaving");
-    return r;
-  }();
-  return loaded;
-}
-
 class Containment : public ::testing::Test {
  protected:
   // Per seed: perceptron, and the fixture with each fault from round 5 on (2 seeds: 10 runs, 6 failing).
@@ -32,7 +21,7 @@ class Containment : public ::testing::Test {
                    {"name": "misbehaving", "params": {"at_round": 5},
                     "grid": {"fault": ["none", "throw", "nan", "diverge"]}}],
       "metrics": [{"name": "online_accuracy"}], "seeds": 2})",
-                                     "faults.json", ".", registry_with_fixture());
+                                     "faults.json", ".", registry_with_fixture("misbehaving"));
   TempDir dir;
   SweepResult run(bool fail_fast = false, std::ostream* log = nullptr) {
     SweepOptions options;

@@ -98,17 +98,6 @@ TEST_F(PreparedCache, ASecondPreparationReadsTheKeptResultUntilWhatMadeItChanges
   EXPECT_EQ(scaled.row(0).values[0], 2 * changed.row(0).values[0]);
 }
 
-// This build's plugins plus a fixture transform that reads a file named by a path parameter.
-const PluginRegistry& registry_with_file_transform() {
-  static const PluginRegistry loaded = [] {
-    PluginRegistry r;
-    r.load_directory(GLIMPSE_TEST_PLUGIN_DIR);
-    r.load_directory(std::filesystem::path(GLIMPSE_TEST_FIXTURE_DIR) / "file_offset");
-    return r;
-  }();
-  return loaded;
-}
-
 // A file a transform's path parameter names keys the entry: changing it (a new time) prepares afresh.
 TEST_F(PreparedCache, AFileATransformReadsKeysTheEntry) {
   write_data("4");
@@ -117,7 +106,7 @@ TEST_F(PreparedCache, AFileATransformReadsKeysTheEntry) {
     const Protocol p = parse_protocol(R"({"datasets": [{"name": "d", "source": "libsvm", "params": {"path": "d.txt"},
         "transforms": [{"name": "file_offset", "params": {"file": "offset.txt"}}]}],
         "oracle": {"name": "full"}, "learners": [{"name": "perceptron"}], "metrics": [{"name": "mistakes"}]})",
-                                      "p.json", dir.path(), registry_with_file_transform());
+                                      "p.json", dir.path(), registry_with_fixture("file_offset"));
     return *prepare_datasets(p).at(0).shared;
   };
   EXPECT_EQ(prepare_with_offset().row(0).values[0], 14.0f);
