@@ -90,19 +90,15 @@ class CsvSource final : public glimpse::DataSource {
     const bool is_header = header_ == "yes" || (header_ == "auto" && !any_number);
     if (is_header) layout.header = fields;
     layout.label = resolve_column(label_column_, layout.header, layout.columns, where + ": label_column");
-    layout.keep.assign(layout.columns, true);
-    layout.keep[layout.label] = false;
+    layout.feature_index.assign(layout.columns, 0);
+    layout.feature_index[layout.label] = -1;
     if (!ignore_columns_.empty())
       for (const auto& item : split_fields(ignore_columns_, ','))
-        layout.keep[resolve_column(item, layout.header, layout.columns, where + ": ignore_columns")] = false;
+        layout.feature_index[resolve_column(item, layout.header, layout.columns, where + ": ignore_columns")] = -1;
     std::int32_t d = 0;
-    for (const bool k : layout.keep) d += k;
+    for (auto& index : layout.feature_index)
+      if (index >= 0) index = d++;
     if (d == 0) throw Error(where, "no feature column is left");
-    for (std::size_t c = 0, j = 0; c < layout.columns; ++c)
-      if (layout.keep[c])
-        layout.feature_index.push_back(static_cast<std::int32_t>(j++));
-      else
-        layout.feature_index.push_back(-1);
 
     auto pieces = readers::parse_lines_in_parallel<readers::CsrRows>(
         path_,
@@ -118,8 +114,7 @@ class CsvSource final : public glimpse::DataSource {
   struct Layout {
     std::vector<std::string> header;  // names, when the first line is a header
     std::size_t columns = 0, label = 0;
-    std::vector<bool> keep;                   // per column: a feature (not the label, not ignored)
-    std::vector<std::int32_t> feature_index;  // per column: its feature's index, -1 if not kept
+    std::vector<std::int32_t> feature_index;  // per column: its feature's index; -1: the label or ignored
   };
 
   std::vector<std::string> split(std::string_view line) const {
@@ -149,7 +144,7 @@ class CsvSource final : public glimpse::DataSource {
     if (fields.size() != layout.columns)
       throw LineProblem{"expected " + std::to_string(layout.columns) + " fields, got " + std::to_string(fields.size())};
     for (std::size_t c = 0; c < layout.columns; ++c) {
-      if (!layout.keep[c]) continue;
+      if (layout.feature_index[c] < 0) continue;
       double v = 0;
       const bool missing = fields[c].empty() || fields[c] == "?" || fields[c] == "NA";
       if (!missing && !readers::parse_number(fields[c], v))
