@@ -180,7 +180,7 @@ void BM_RoundLoop(benchmark::State& state, const std::string& learner_name, bool
   for (auto _ : state) {
     RunRecord record;
     run_rounds(inputs, record);
-    benchmark::DoNotOptimize(record.y.data());
+    benchmark::DoNotOptimize(record.y);
   }
   state.SetItemsProcessed(state.iterations() * data.size());
 }

@@ -4,6 +4,7 @@
 
 #include <hdf5.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -46,6 +47,9 @@ Handle open_file(const std::filesystem::path& path, bool writable);
 // been seen to crash after such a failure).
 Handle create_memory_file();
 std::vector<char> file_image(const Handle& file);
+// Opens such bytes, read-only, as a file (HDF5 copies them; `image` may go once this returns). Error when they are
+// not an HDF5 file.
+Handle open_file_image(std::span<const char> image);
 // Closes a file, throwing when its last data cannot be written (Handle's destructor ignores that).
 void close_file(Handle& file);
 void flush(const Handle& file);
@@ -77,6 +81,22 @@ enum class Deflate { always, never, if_it_pays };
 template <class T>
 void write_integers(const Handle& parent, const std::string& name, std::span<const T> values,
                     Deflate deflate = Deflate::if_it_pays);
+// write_integers in two steps, so that a run's thread narrows and deflates its columns (encode_integers: no HDF5
+// call, safe on any thread) and only the writing (write_column) takes the HDF5 library's lock.
+struct IntegerColumn {
+  std::string name;
+  std::int64_t size = 0;
+  std::size_t width = 8;  // bytes per stored value
+  bool is_signed = true;
+  std::optional<std::int64_t> constant;  // every value equal: stored as the fill value, no data
+  std::vector<unsigned char> raw;        // the stored values, when not deflated
+  std::vector<std::vector<unsigned char>> deflated_chunks;  // else each chunk as HDF5's filters store it
+
+  std::int64_t chunk_values() const noexcept { return std::max<std::int64_t>(1, std::min<std::int64_t>(size, 65536)); }
+};
+template <class T>
+IntegerColumn encode_integers(std::string name, std::span<const T> values, Deflate deflate = Deflate::if_it_pays);
+void write_column(const Handle& parent, const IntegerColumn& column);
 template <class T>
 std::vector<T> read_vector(const Handle& parent, const std::string& name);
 // Row-major n x columns float32 matrices, stored contiguous and uncompressed so they load at disk speed.

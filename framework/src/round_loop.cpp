@@ -33,12 +33,12 @@ void reset_run(const RoundLoopInputs& in, const ProblemShape& shape, std::int64_
   if (in.query_rule) in.query_rule->reset(shape);
   for (auto* metric : in.metrics) metric->reset(shape, total_rounds);
   if (!in.trace_rounds) return;
-  record.y.resize(static_cast<std::size_t>(total_rounds));
-  record.row.resize(record.y.size());
-  record.predicted.resize(record.y.size());
-  record.proposed.resize(record.y.size());
-  record.correct.resize(record.y.size());
-  record.queried.resize(record.y.size());
+  record.y.allocate(total_rounds, shape.K);
+  record.row.allocate(total_rounds, std::max<std::int64_t>(shape.n - 1, 0));
+  record.predicted.allocate(total_rounds, shape.K);
+  record.proposed.allocate(total_rounds, shape.K);
+  record.correct.allocate(total_rounds, 1, false);
+  record.queried.allocate(total_rounds, 1, false);
 }
 
 // A prediction the round loop cannot use (a label outside 0..K-1, a non-finite score) fails the run at round t.
@@ -61,13 +61,13 @@ inline void check_prediction(const Prediction& prediction, std::int32_t K, std::
 // Round t's entry in the per-round trace (labels 1..K).
 inline void trace_round(RunRecord& record, std::int64_t t, const RoundTruth& truth, const Prediction& prediction,
                         bool queried) {
-  const auto i = static_cast<std::size_t>(t - 1);
-  record.y[i] = truth.label + 1;
-  record.row[i] = truth.row;
-  record.predicted[i] = prediction.predicted + 1;
-  record.proposed[i] = prediction.proposed + 1;
-  record.correct[i] = prediction.proposed == truth.label;
-  record.queried[i] = queried;
+  const std::int64_t i = t - 1;
+  record.y.set(i, truth.label + 1);
+  record.row.set(i, truth.row);
+  record.predicted.set(i, prediction.predicted + 1);
+  record.proposed.set(i, prediction.proposed + 1);
+  record.correct.set(i, prediction.proposed == truth.label);
+  record.queried.set(i, queried);
 }
 
 // Round t's truth: the row's label and, for synthetic streams, its class probabilities.

@@ -6,9 +6,11 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -16,6 +18,7 @@
 #include <ctime>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "glimpse/error.hpp"
 #include "hdf5.hpp"
@@ -30,30 +33,55 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Writes `bytes` to `path` through a temporary file and a rename, so the path holds the whole file or nothing.
-// Every write error (a full disk, a file size limit, a folder made read-only) is an Error naming the file.
-void write_file_atomically(const fs::path& path, const std::vector<char>& bytes) {
-  const fs::path temporary = path.parent_path() / ("." + path.filename().string() + ".tmp");
-  const auto failed = [&](const char* doing) {
-    const int error = errno;
-    ::unlink(temporary.c_str());
-    return Error(path.string(), std::string("cannot ") + doing + " a finished run's file: " + std::strerror(error));
-  };
-  const int fd = ::open(temporary.c_str(), O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0644);
-  if (fd < 0) throw failed("create");
-  std::size_t written = 0;
-  while (written < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const Error error = failed("write");
-      ::close(fd);
-      throw error;
-    }
-    written += static_cast<std::size_t>(n);
+// A parts log: records one after another, each a LogHeader, the run id, then the payload. The first record, 'P', has
+// the protocol's hash as its payload (and no id); then 'B' a run began, 'A' it was abandoned (interrupted: nothing
+// kept), 'W' it completed and 'F' it failed, each of these two with the run's HDF5 file image as payload (the
+// protocol's hash and runs/<id>), so that readers know a run's status without opening its image. A record goes down
+// in one write(); one cut short by a kill is the log's last, and a failed write is cut off again (ftruncate), so a
+// log is whole records and at most a torn tail, which readers ignore.
+struct LogHeader {
+  char magic[4] = {'G', 'L', 'O', 'G'};
+  char kind = 0;
+  char unused[3] = {};
+  std::uint32_t id_size = 0;
+  std::uint32_t unused_too = 0;
+  std::uint64_t payload_size = 0;
+};
+static_assert(sizeof(LogHeader) == 24 && std::endian::native == std::endian::little);
+constexpr const char* log_extension = ".log";
+
+// Calls `take(kind, id, payload_offset, payload_size)` for each whole record of the log at `path`, in order.
+template <class Take>
+void read_log(const fs::path& path, Take take) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw Error(path.string(), std::string("cannot open the parts log: ") + std::strerror(errno));
+  struct stat info {};
+  const auto size = ::fstat(fd, &info) == 0 ? static_cast<std::uint64_t>(info.st_size) : 0;
+  std::uint64_t at = 0;
+  LogHeader header;
+  std::string id;
+  while (at + sizeof header <= size && ::pread(fd, &header, sizeof header, static_cast<off_t>(at)) == sizeof header &&
+         std::memcmp(header.magic, "GLOG", 4) == 0 && header.id_size <= 4096) {
+    const std::uint64_t payload = at + sizeof header + header.id_size;
+    if (payload + header.payload_size > size) break;  // the torn tail
+    id.resize(header.id_size);
+    if (::pread(fd, id.data(), id.size(), static_cast<off_t>(at + sizeof header)) != static_cast<ssize_t>(id.size()))
+      break;
+    take(header.kind, id, payload, header.payload_size);
+    at = payload + header.payload_size;
   }
-  if (::close(fd) != 0) throw failed("write");
-  if (::rename(temporary.c_str(), path.c_str()) != 0) throw failed("rename");
+  ::close(fd);
+}
+
+// The run image at `source`, read from its log.
+std::vector<char> read_log_image(const RunSource& source) {
+  std::vector<char> image(source.size);
+  const int fd = ::open(source.file.c_str(), O_RDONLY | O_CLOEXEC);
+  const bool read = fd >= 0 && ::pread(fd, image.data(), image.size(), static_cast<off_t>(source.offset)) ==
+                                   static_cast<ssize_t>(image.size());
+  if (fd >= 0) ::close(fd);
+  if (!read) throw Error(source.file.string(), "cannot read a run's image at byte " + std::to_string(source.offset));
+  return image;
 }
 
 // Refuses to start writing `bytes` more to the folder of `output` when they cannot fit: the file system's free
@@ -105,7 +133,32 @@ std::string now_iso8601() {
   return buffer;
 }
 
-void write_run_group(const h5::Handle& file, const RunRecord& r) {
+h5::IntegerColumn encode_round_column(std::string name, const RoundColumn& c) {
+  switch (c.width()) {
+    case 1:
+      return c.is_signed() ? h5::encode_integers(std::move(name), c.values<std::int8_t>())
+                           : h5::encode_integers(std::move(name), c.values<std::uint8_t>());
+    case 2: return h5::encode_integers(std::move(name), c.values<std::int16_t>());
+    case 4: return h5::encode_integers(std::move(name), c.values<std::int32_t>());
+    default: return h5::encode_integers(std::move(name), c.values<std::int64_t>());
+  }
+}
+
+// A run's per-round columns, narrowed and deflated by the run's own thread before it takes the HDF5 lock.
+std::vector<h5::IntegerColumn> encode_round_columns(const RunRecord& r) {
+  if (r.y.empty() || !r.error.empty()) return {};
+  // Narrowest types; only the 0/1 columns deflated, where that pays (h5::encode_integers; issue #31).
+  std::vector<h5::IntegerColumn> columns;
+  columns.push_back(encode_round_column("row", r.row));
+  columns.push_back(encode_round_column("y", r.y));
+  columns.push_back(encode_round_column("predicted", r.predicted));
+  columns.push_back(encode_round_column("proposed", r.proposed));
+  columns.push_back(encode_round_column("correct", r.correct));
+  columns.push_back(encode_round_column("queried", r.queried));
+  return columns;
+}
+
+void write_run_group(const h5::Handle& file, const RunRecord& r, const std::vector<h5::IntegerColumn>& round_columns) {
   const h5::Handle runs = h5::exists(file, "runs") ? h5::open_group(file, "runs") : h5::create_group(file, "runs");
   const h5::Handle group = h5::create_group(runs, r.id);
   h5::write_attribute(group, "run_index", r.index);
@@ -133,15 +186,9 @@ void write_run_group(const h5::Handle& file, const RunRecord& r) {
     h5::write_attribute(group, "status", std::string("failed"));
     return;
   }
-  if (!r.y.empty()) {
+  if (!round_columns.empty()) {
     const h5::Handle rounds = h5::create_group(group, "rounds");
-    // Narrowest types; only the 0/1 columns deflated, where that pays (h5::write_integers; issue #31).
-    h5::write_integers<std::int64_t>(rounds, "row", r.row);
-    h5::write_integers<std::int32_t>(rounds, "y", r.y);
-    h5::write_integers<std::int32_t>(rounds, "predicted", r.predicted);
-    h5::write_integers<std::int32_t>(rounds, "proposed", r.proposed);
-    h5::write_integers<std::uint8_t>(rounds, "correct", r.correct);
-    h5::write_integers<std::uint8_t>(rounds, "queried", r.queried);
+    for (const auto& column : round_columns) h5::write_column(rounds, column);
   }
   const h5::Handle curves = h5::create_group(group, "curves");
   for (const auto& c : r.curves) {
@@ -168,9 +215,30 @@ std::string run_status(const h5::Handle& file, const std::string& id) {
   return h5::has_attribute(group, "status") ? h5::read_string_attribute(group, "status") : "";
 }
 
-constexpr const char* running_suffix = ".running";
-
 }  // namespace
+
+RoundColumn& RoundColumn::operator=(const RoundColumn& other) {
+  if (this == &other) return *this;
+  allocate(0, 0);
+  size_ = other.size_;
+  width_ = other.width_;
+  is_signed_ = other.is_signed_;
+  if (size_ > 0) {
+    const auto bytes = static_cast<std::size_t>(size_) * width_;
+    bytes_.reset(static_cast<std::byte*>(std::malloc(bytes)));
+    if (!bytes_) throw std::bad_alloc();
+    std::memcpy(bytes_.get(), other.bytes_.get(), bytes);
+  }
+  return *this;
+}
+
+void RoundColumn::allocate(std::int64_t size, std::int64_t bound, bool is_signed) {
+  is_signed_ = is_signed;
+  width_ = !is_signed || bound <= INT8_MAX ? 1 : bound <= INT16_MAX ? 2 : bound <= INT32_MAX ? 4 : 8;
+  size_ = size;
+  bytes_.reset(size > 0 ? static_cast<std::byte*>(std::malloc(static_cast<std::size_t>(size) * width_)) : nullptr);
+  if (size > 0 && !bytes_) throw std::bad_alloc();
+}
 
 std::string protocol_hash_text(const Protocol& protocol) { return hash_text(protocol.hash); }
 
@@ -213,63 +281,73 @@ TraceHeader TraceHeader::read(const fs::path& path) {
 
 TraceContents read_trace_contents(const fs::path& output, const std::string& expected_hash, const std::string& advice) {
   TraceContents contents;
-  const auto check_hash = [&](const h5::Handle& file, const fs::path& path) {
+  const auto check_hash = [&](const h5::Handle& file, const std::string& where) {
     if (!h5::has_attribute(file, "protocol_hash") || h5::read_string_attribute(file, "protocol_hash") != expected_hash)
-      throw Error(path.string(), "was written by a different protocol (or a different version of it); " + advice);
+      throw Error(where, "was written by a different protocol (or a different version of it); " + advice);
   };
   // Records run `id` of `file` under its status; a later file's complete run replaces an earlier failure.
-  const auto take = [&](const h5::Handle& file, const fs::path& path, const std::string& id) {
+  const auto take = [&](const h5::Handle& file, const RunSource& source, const std::string& id) {
     const std::string status = run_status(file, id);
     if (status == "complete") {
-      contents.complete[id] = path;
+      contents.complete[id] = source;
       contents.failed.erase(id);
     } else if (status == "failed" && !contents.complete.count(id)) {
       const h5::Handle group = h5::open_group(file, "runs/" + id);
-      contents.failed[id] = {path, h5::read_string_attribute(group, "error"),
+      contents.failed[id] = {source, h5::read_string_attribute(group, "error"),
                              h5::read_int_attribute(group, "failed_round")};
     }
   };
   if (fs::exists(output)) {
     if (!h5::is_hdf5(output)) throw Error(output.string(), "exists but is not an HDF5 file; " + advice);
     const h5::Handle file = h5::open_file(output, false);
-    check_hash(file, output);
+    check_hash(file, output.string());
     if (h5::exists(file, "runs"))
-      for (const auto& id : h5::children(h5::open_group(file, "runs"))) take(file, output, id);
+      for (const auto& id : h5::children(h5::open_group(file, "runs"))) take(file, {output}, id);
   }
   const fs::path parts(output.string() + ".parts");
   if (!fs::is_directory(parts)) return contents;
-  for (const auto& item : fs::directory_iterator(parts)) {
-    const fs::path path = item.path();
-    const std::string name = path.filename().string();
-    if (name.ends_with(running_suffix)) {
-      contents.in_flight.insert(name.substr(0, name.size() - std::string(running_suffix).size()));
-      continue;
-    }
-    // Skip unfinished writes (".<id>.h5.tmp", or a part cut short by a kill before its rename).
-    if (name.front() == '.' || path.extension() != ".h5" || !h5::is_hdf5(path)) continue;
-    h5::Handle file;
-    try {
-      file = h5::open_file(path, false);
-    } catch (const Error&) {
-      continue;
-    }
-    check_hash(file, path);  // another protocol's part is an error, not something to skip
-    try {
-      take(file, path, path.stem().string());
-    } catch (const Error&) {
-      // An unreadable run group counts as absent: the run is redone.
-    }
+  std::vector<fs::path> logs;
+  for (const auto& item : fs::directory_iterator(parts))
+    if (item.path().extension() == log_extension) logs.push_back(item.path());
+  std::sort(logs.begin(), logs.end());
+  std::set<std::string> begun;
+  for (const auto& log : logs) {
+    bool first = true;
+    read_log(log, [&](char kind, const std::string& id, std::uint64_t offset, std::uint64_t size) {
+      const RunSource source{log, offset, size};
+      if (std::exchange(first, false)) {
+        const std::vector<char> hash = kind == 'P' ? read_log_image(source) : std::vector<char>();
+        if (std::string(hash.begin(), hash.end()) != expected_hash)
+          throw Error(log.string(), "was written by a different protocol (or a different version of it); " + advice);
+        return;
+      }
+      if (kind == 'B') begun.insert(id);
+      if (kind == 'A' || kind == 'W' || kind == 'F') begun.erase(id);
+      if (kind == 'W') {
+        contents.complete[id] = source;
+        contents.failed.erase(id);
+      }
+      if (kind != 'F' || contents.complete.count(id)) return;
+      try {  // a failed run's image is small: its error and round are read from it
+        take(h5::open_file_image(read_log_image(source)), source, id);
+      } catch (const Error&) {
+        // An unreadable image counts as absent: the run is redone.
+      }
+    });
   }
-  for (const auto& [id, path] : contents.complete) contents.in_flight.erase(id);
-  for (const auto& [id, failure] : contents.failed) contents.in_flight.erase(id);
+  for (const auto& id : begun)
+    if (!contents.complete.count(id) && !contents.failed.count(id)) contents.in_flight.insert(id);
   return contents;
 }
 
-void assemble_trace(const fs::path& output, const TraceHeader& header, const std::map<std::string, fs::path>& sources) {
-  std::set<fs::path> files;
-  for (const auto& [id, path] : sources) files.insert(path);
+void assemble_trace(const fs::path& output, const TraceHeader& header, const std::map<std::string, RunSource>& sources) {
+  std::set<fs::path> whole_files;
   std::uintmax_t source_bytes = 0;
-  for (const auto& path : files) source_bytes += fs::file_size(path);
+  for (const auto& [id, source] : sources) {
+    source_bytes += source.size;
+    if (source.size == 0) whole_files.insert(source.file);
+  }
+  for (const auto& path : whole_files) source_bytes += fs::file_size(path);
   check_room(output, source_bytes, sources.size());
   const fs::path temporary(output.string() + ".tmp");
   try {
@@ -288,12 +366,15 @@ void assemble_trace(const fs::path& output, const TraceHeader& header, const std
     if (!header.shard.empty()) h5::write_attribute(file, "shard", header.shard);
     h5::write_text(file, "protocol", header.protocol_text);
     h5::create_group(file, "runs");
-    fs::path open_path;
+    fs::path open_path;  // the whole file `source` has open
     h5::Handle source;
-    for (const auto& [id, path] : sources) {
-      if (path != open_path) {
-        source = h5::open_file(path, false);
-        open_path = path;
+    for (const auto& [id, where] : sources) {
+      if (where.size > 0) {
+        source = h5::open_file_image(read_log_image(where));
+        open_path.clear();
+      } else if (where.file != open_path) {
+        source = h5::open_file(where.file, false);
+        open_path = where.file;
       }
       h5::copy_object(source, "runs/" + id, file, "runs/" + id);
     }
@@ -353,13 +434,13 @@ TraceStore::TraceStore(fs::path output, const Protocol& protocol, bool force, Sh
   }
   const TraceContents contents = read_trace_contents(output_, protocol_hash_text(protocol),
                                                      "pass --force to start afresh, or choose another --output");
-  for (const auto& [id, path] : contents.complete) completed_.insert(id);
+  for (const auto& [id, source] : contents.complete) completed_.insert(id);
   in_flight_before_ = contents.in_flight;
   fs::create_directories(parts_folder());
-  // Keep the parts holding runs (complete or failed); drop unfinished writes and the dead sweep's markers.
+  // Keep the logs holding runs (complete or failed); drop the rest (a dead sweep's records of runs begun only).
   std::set<fs::path> keep;
-  for (const auto& [id, path] : contents.complete) keep.insert(path);
-  for (const auto& [id, failure] : contents.failed) keep.insert(failure.file);
+  for (const auto& [id, source] : contents.complete) keep.insert(source.file);
+  for (const auto& [id, failure] : contents.failed) keep.insert(failure.source.file);
   for (const auto& item : fs::directory_iterator(parts_folder()))
     if (!keep.count(item.path())) fs::remove(item.path());
 }
@@ -367,43 +448,107 @@ TraceStore::TraceStore(fs::path output, const Protocol& protocol, bool force, Sh
 TraceStore::TraceStore(fs::path output, const Protocol& protocol, Helper)
     : output_(std::move(output)), protocol_(protocol) {}
 
-void TraceStore::begin(const std::string& id) {
-  const fs::path marker = parts_folder() / (id + running_suffix);
-  std::FILE* file = std::fopen(marker.c_str(), "w");
-  if (!file) throw Error(marker.string(), "cannot create the marker of a starting run");
-  std::fclose(file);
+TraceStore::~TraceStore() {
+  if (log_fd_ >= 0) ::close(log_fd_);
 }
 
-void TraceStore::abandon(const std::string& id) { fs::remove(parts_folder() / (id + running_suffix)); }
+void TraceStore::append(char kind, const std::string& id, std::span<const char> payload) {
+  if (log_fd_ < 0) {
+    // A log of this process's own, never one an earlier sweep left (whose tail may be torn).
+    for (int k = 0; log_fd_ < 0; ++k) {
+      log_path_ = parts_folder() / (std::to_string(::getpid()) + "-" + std::to_string(k) + log_extension);
+      log_fd_ = ::open(log_path_.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_APPEND | O_CLOEXEC, 0644);
+      if (log_fd_ < 0 && errno != EEXIST)
+        throw Error(log_path_.string(), std::string("cannot create the sweep's parts log: ") + std::strerror(errno));
+    }
+    log_size_ = 0;
+    const std::string hash = protocol_hash_text(protocol_);
+    append('P', "", hash);
+  }
+  LogHeader header;
+  header.kind = kind;
+  header.id_size = static_cast<std::uint32_t>(id.size());
+  header.payload_size = payload.size();
+  iovec pieces[3] = {{&header, sizeof header},
+                     {const_cast<char*>(id.data()), id.size()},
+                     {const_cast<char*>(payload.data()), payload.size()}};
+  const std::uint64_t total = sizeof header + id.size() + payload.size();
+  std::uint64_t written = 0;
+  while (written < total) {
+    // A short write (a signal, a full disk) continues where it stopped: skip what went down already.
+    iovec rest[3];
+    int count = 0;
+    std::uint64_t skip = written;
+    for (const auto& piece : pieces) {
+      if (skip >= piece.iov_len) {
+        skip -= piece.iov_len;
+        continue;
+      }
+      rest[count++] = {static_cast<char*>(piece.iov_base) + skip, piece.iov_len - skip};
+      skip = 0;
+    }
+    const ssize_t n = ::writev(log_fd_, rest, count);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int error = n < 0 ? errno : EIO;
+      if (::ftruncate(log_fd_, static_cast<off_t>(log_size_)) != 0) {
+        // The torn record stays; readers stop there, and so must this log: later records go to a new one.
+        ::close(log_fd_);
+        log_fd_ = -1;
+      }
+      throw Error(log_path_.string(), std::string("cannot write a finished run's record: ") + std::strerror(error));
+    }
+    written += static_cast<std::uint64_t>(n);
+  }
+  log_size_ += total;
+}
+
+void TraceStore::begin(const std::string& id) {
+  std::lock_guard lock(log_mutex_);
+  append('B', id, {});
+}
+
+void TraceStore::abandon(const std::string& id) {
+  std::lock_guard lock(log_mutex_);
+  append('A', id, {});
+}
 
 void TraceStore::write(const RunRecord& record) {
+  const std::vector<h5::IntegerColumn> round_columns = encode_round_columns(record);
   std::vector<char> image;
   {
-    std::lock_guard lock(mutex_);  // the HDF5 library is not thread-safe; writing the file's bytes is
+    std::lock_guard lock(mutex_);  // the HDF5 library is not thread-safe; encoding the columns is
     const h5::Handle file = h5::create_memory_file();
     h5::write_attribute(file, "protocol_hash", protocol_hash_text(protocol_));
-    write_run_group(file, record);
+    write_run_group(file, record, round_columns);
     image = h5::file_image(file);
   }
-  try {
-    write_file_atomically(parts_folder() / (record.id + ".h5"), image);
-  } catch (...) {
-    abandon(record.id);  // not in flight any more: it finished, and its file could not be written
-    throw;
+  {
+    std::lock_guard lock(log_mutex_);
+    try {
+      append(record.error.empty() ? 'W' : 'F', record.id, image);
+    } catch (...) {
+      try {
+        append('A', record.id, {});  // not in flight any more: it finished, and its record could not be written
+      } catch (const Error&) {
+      }
+      throw;
+    }
   }
-  abandon(record.id);
   std::lock_guard lock(mutex_);
   if (record.error.empty()) completed_.insert(record.id);
 }
 
 void TraceStore::finalize(std::int64_t total_runs) {
-  std::lock_guard lock(mutex_);
+  std::scoped_lock lock(mutex_, log_mutex_);
   const TraceContents contents = read_trace_contents(output_, protocol_hash_text(protocol_), "");
-  std::map<std::string, fs::path> sources = contents.complete;
-  for (const auto& [id, failure] : contents.failed) sources.emplace(id, failure.file);
+  std::map<std::string, RunSource> sources = contents.complete;
+  for (const auto& [id, failure] : contents.failed) sources.emplace(id, failure.source);
   TraceHeader header = TraceHeader::of(protocol_, total_runs, shard_);
   if (fs::exists(output_)) header.created = TraceHeader::read(output_).created;
   assemble_trace(output_, header, sources);
+  if (log_fd_ >= 0) ::close(log_fd_);
+  log_fd_ = -1;
   fs::remove_all(parts_folder());
 }
 
@@ -416,9 +561,9 @@ MergeReport merge_traces(const fs::path& output, const std::vector<fs::path>& in
                 inputs.empty() ? "expected at least one trace file to merge"
                                : "no such file (nor is any other input): nothing to take the protocol from");
   const TraceHeader first = TraceHeader::read(*assembled);
-  std::map<std::string, fs::path> sources;
-  std::map<std::string, std::vector<fs::path>> holders;  // complete runs: every input holding one
-  std::map<std::string, fs::path> failed;
+  std::map<std::string, RunSource> sources;
+  std::map<std::string, std::vector<RunSource>> holders;  // complete runs: every input holding one
+  std::map<std::string, RunSource> failed;
   for (const auto& input : inputs) {
     if (fs::exists(input)) {
       const TraceHeader header = TraceHeader::read(input);
@@ -432,17 +577,20 @@ MergeReport merge_traces(const fs::path& output, const std::vector<fs::path>& in
     }
     const TraceContents contents =
         read_trace_contents(input, first.protocol_hash, "glimpse merge combines traces of one protocol only");
-    for (const auto& [id, path] : contents.complete) holders[id].push_back(path);
-    for (const auto& [id, failure] : contents.failed) failed.emplace(id, failure.file);
+    for (const auto& [id, source] : contents.complete) holders[id].push_back(source);
+    for (const auto& [id, failure] : contents.failed) failed.emplace(id, failure.source);
   }
   MergeReport report;
   report.runs_total = first.runs_total;
-  for (const auto& [id, paths] : holders) {
-    sources.emplace(id, paths.front());
-    if (paths.size() > 1) report.duplicates.emplace_back(id, paths);
+  for (const auto& [id, places] : holders) {
+    sources.emplace(id, places.front());
+    if (places.size() == 1) continue;
+    std::vector<fs::path> files;
+    for (const auto& place : places) files.push_back(place.file);
+    report.duplicates.emplace_back(id, files);
   }
-  for (const auto& [id, path] : failed)
-    if (sources.emplace(id, path).second) ++report.failed;
+  for (const auto& [id, source] : failed)
+    if (sources.emplace(id, source).second) ++report.failed;
   report.complete = static_cast<std::int64_t>(holders.size());
   for (std::int64_t index = 0; index < report.runs_total; ++index) {
     const std::string id = run_id(index, report.runs_total);

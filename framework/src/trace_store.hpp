@@ -1,16 +1,21 @@
-// Where finished runs go. Each finished run is written at once to its own small HDF5 file under
-// "<output>.parts/" (written under a temporary name, then renamed, so a part is whole or absent); the
-// output file is assembled from the parts when the sweep ends or is interrupted. A killed sweep thus keeps
-// every finished run readable, and rerunning the protocol resumes from what is there. A run about to start
-// leaves a marker "<id>.running" there first, so a run that crashes the process is known on the rerun.
+// Where finished runs go. Each finished run is written at once, as its own small HDF5 file image, to an append-only
+// log under "<output>.parts/" (one log per writing process; a record is whole or is the log's torn tail, which
+// readers ignore); the output file is assembled from the parts when the sweep ends or is interrupted. A killed sweep
+// thus keeps every finished run readable, and rerunning the protocol resumes from what is there. A run about to start
+// leaves a record that it began, so a run that crashes the process is known on the rerun. The log's layout is in
+// docs/trace-schema.md ("Parts of an unfinished sweep").
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,6 +39,49 @@ struct NamedMatrix {
   std::vector<double> values;  // row-major
 };
 
+// One per-round column, held in the width its values' bound needs (labels 1..K take one byte while K < 128, rows
+// 0..n-1 two bytes while n <= 32768), so that a cheap learner's loop writes 7 bytes a round instead of 22 and
+// nothing is zero-filled first (issue #31). Little-endian, as the trace file stores it.
+class RoundColumn {
+ public:
+  RoundColumn() = default;
+  RoundColumn(const RoundColumn& other) { *this = other; }
+  RoundColumn& operator=(const RoundColumn& other);
+  RoundColumn(RoundColumn&&) noexcept = default;
+  RoundColumn& operator=(RoundColumn&&) noexcept = default;
+
+  // Room for `size` values in [-bound, bound] (signed) or in [0, bound] (unsigned, at most 255); contents undefined
+  // until set.
+  void allocate(std::int64_t size, std::int64_t bound, bool is_signed = true);
+  void set(std::int64_t i, std::int64_t value) noexcept {
+    std::byte* at = bytes_.get() + i * static_cast<std::int64_t>(width_);
+    switch (width_) {
+      case 1: *reinterpret_cast<std::uint8_t*>(at) = static_cast<std::uint8_t>(value); return;
+      case 2: *reinterpret_cast<std::int16_t*>(at) = static_cast<std::int16_t>(value); return;
+      case 4: *reinterpret_cast<std::int32_t*>(at) = static_cast<std::int32_t>(value); return;
+      default: *reinterpret_cast<std::int64_t*>(at) = value;
+    }
+  }
+  std::int64_t size() const noexcept { return size_; }
+  bool empty() const noexcept { return size_ == 0; }
+  std::size_t width() const noexcept { return width_; }
+  bool is_signed() const noexcept { return is_signed_; }
+  // The values as their held type (T's size must be width()).
+  template <class T>
+  std::span<const T> values() const noexcept {
+    return {reinterpret_cast<const T*>(bytes_.get()), static_cast<std::size_t>(size_)};
+  }
+
+ private:
+  struct Free {
+    void operator()(std::byte* p) const noexcept { std::free(p); }
+  };
+  std::unique_ptr<std::byte, Free> bytes_;  // malloc'd: no zero-filling, and any integer type may live there
+  std::int64_t size_ = 0;
+  std::size_t width_ = 1;
+  bool is_signed_ = true;
+};
+
 // Everything one finished (or failed) run leaves behind.
 struct RunRecord {
   std::string id;
@@ -54,9 +102,9 @@ struct RunRecord {
   std::string error;
   std::int64_t failed_round = 0;
   // Per-round fields (empty when the protocol keeps only curves); labels 1..K as in the data files.
-  std::vector<std::int32_t> y, predicted, proposed;
-  std::vector<std::int64_t> row;  // the dataset row (0-based) each round showed
-  std::vector<std::uint8_t> correct, queried;
+  RoundColumn y, predicted, proposed;
+  RoundColumn row;  // the dataset row (0-based) each round showed
+  RoundColumn correct, queried;  // 0/1
   std::vector<std::pair<std::string, double>> scalars;
   std::vector<NamedCurve> curves;
   std::vector<NamedMatrix> matrices;
@@ -77,26 +125,34 @@ struct TraceHeader {
 // The text form of a protocol's hash, as trace files store it.
 std::string protocol_hash_text(const Protocol& protocol);
 
+// Where a run's group lies: in a whole HDF5 file (an assembled output: `size` 0), or in a parts log as the file
+// image of `size` bytes at `offset`.
+struct RunSource {
+  std::filesystem::path file;
+  std::uint64_t offset = 0, size = 0;
+};
+
 // What a trace holds: its assembled file plus the parts folder a running or killed sweep leaves beside it.
 struct TraceContents {
-  std::map<std::string, std::filesystem::path> complete;  // run id -> the file holding it
+  std::map<std::string, RunSource> complete;  // run id -> where it is
   struct Failure {
-    std::filesystem::path file;
+    RunSource source;
     std::string error;
     std::int64_t round = 0;
   };
   std::map<std::string, Failure> failed;  // not also complete
   std::set<std::string> in_flight;        // started but neither written nor abandoned: that sweep died
 };
-// Reads `output` and "<output>.parts/" (either may be absent). Every file found must carry `expected_hash`,
-// else Error naming it, "was written by a different protocol", and `advice`. Unfinished part writes are ignored.
+// Reads `output` and the logs in "<output>.parts/" (either may be absent). Every file and run image found must carry
+// `expected_hash`, else Error naming it, "was written by a different protocol", and `advice`. A log's torn tail is
+// ignored.
 TraceContents read_trace_contents(const std::filesystem::path& output, const std::string& expected_hash,
                                   const std::string& advice);
 
 // Writes `output` (through a temporary file and a rename) from `header` and the runs `sources` names, with
 // the /summary and /curve_summary tables.
 void assemble_trace(const std::filesystem::path& output, const TraceHeader& header,
-                    const std::map<std::string, std::filesystem::path>& sources);
+                    const std::map<std::string, RunSource>& sources);
 
 // Holds "<output>.lock" (flock) while a process writes `output`, so a second process (a resubmitted array
 // task, a second terminal) is refused instead of corrupting the parts. The kernel drops the lock when its
@@ -121,6 +177,9 @@ class TraceStore {
   // A helper process's view of a store another process owns (see RunDispatcher): it writes parts only.
   struct Helper {};
   TraceStore(std::filesystem::path output, const Protocol& protocol, Helper);
+  ~TraceStore();
+  TraceStore(const TraceStore&) = delete;
+  TraceStore& operator=(const TraceStore&) = delete;
 
   const std::set<std::string>& completed() const noexcept { return completed_; }
   // Runs an earlier sweep of this output started and never finished: it was killed, or one of them crashed it.
@@ -128,7 +187,7 @@ class TraceStore {
   const std::filesystem::path& output() const noexcept { return output_; }
   std::filesystem::path parts_folder() const;
 
-  // Marks a run as started (a small marker file), so that if the process dies the rerun can name it.
+  // Marks a run as started (a record in the log), so that if the process dies the rerun can name it.
   void begin(const std::string& id);
   // The run stopped unfinished (interrupted); it leaves nothing.
   void abandon(const std::string& id);
@@ -146,6 +205,13 @@ class TraceStore {
   Shard shard_;
   std::set<std::string> completed_, in_flight_before_;
   std::mutex mutex_;
+  // This process's log in the parts folder, opened at its first record; appended under log_mutex_ (not mutex_, the
+  // HDF5 library's, so that one run's record goes down while another run's image is built).
+  std::mutex log_mutex_;
+  int log_fd_ = -1;
+  std::filesystem::path log_path_;
+  std::uint64_t log_size_ = 0;
+  void append(char kind, const std::string& id, std::span<const char> payload);
 };
 
 // Combines trace files of one protocol (typically its shards) into `output`. Refuses files of different

@@ -27,15 +27,45 @@ same_present_runs() {
   echo "$ids" | grep -c . || true
 }
 
+# parts_records FOLDER KIND: how many runs the logs in a sweep's parts folder record as KIND: "written" (finished,
+# complete or failed) or "in_flight" (begun, neither written nor abandoned). The log layout is in
+# docs/trace-schema.md; a torn last record is not counted.
+parts_records() {
+  python3 - "$1" "$2" << 'EOF'
+import glob, os, struct, sys
+written, begun = set(), set()
+for log in sorted(glob.glob(os.path.join(sys.argv[1], "*.log"))):
+    data = open(log, "rb").read()
+    at = 0
+    while at + 24 <= len(data) and data[at:at + 4] == b"GLOG":
+        kind = data[at + 4:at + 5]
+        id_size, = struct.unpack_from("<I", data, at + 8)
+        payload, = struct.unpack_from("<Q", data, at + 16)
+        end = at + 24 + id_size + payload
+        if end > len(data):
+            break
+        run = data[at + 24:at + 24 + id_size].decode()
+        if kind == b"B":
+            begun.add(run)
+        elif kind in (b"A", b"W", b"F"):
+            begun.discard(run)
+            if kind != b"A":
+                written.add(run)
+        at = end
+print(len(written) if sys.argv[2] == "written" else len(begun - written))
+EOF
+}
+
 # finished_parts FOLDER: how many finished runs a running or killed sweep has written into its parts folder.
-finished_parts() { ls "$1" 2> /dev/null | grep -c '^[0-9].*\.h5$' || true; }
+finished_parts() { if [ -d "$1" ]; then parts_records "$1" written; else echo 0; fi; }
 
 # wait_for_parts FOLDER COUNT [TENTHS_OF_SECONDS]: waits until FOLDER holds COUNT finished runs (at most 4 s or
-# the given tenths of a second), so a kill lands part-way.
+# the given tenths of a second), so a kill lands part-way. It counts the headers of written-run records ("GLOGW",
+# "GLOGF"), torn or not: quick enough to poll every 10 ms, where finished_parts is exact.
 wait_for_parts() {
   local _
   for _ in $(seq 1 $((${3:-40} * 10))); do
-    [ "$(finished_parts "$1")" -ge "$2" ] && return 0
+    [ "$(cat "$1"/*.log 2> /dev/null | grep -a -o -E 'GLOG[WF]' | wc -l)" -ge "$2" ] && return 0
     sleep 0.01
   done
 }

@@ -55,11 +55,11 @@ set +e; wait "$pid"; status=$?; set -e
 sleep 0.3
 finished=$(finished_parts rank_killed.h5.parts)
 [ "$finished" -ge 3 ] && [ "$finished" -le "$runs" ] || { echo "FAILED: $finished runs kept"; exit 1; }
-in_flight=$(ls rank_killed.h5.parts | grep -c '\.running$' || true)
+in_flight=$(parts_records rank_killed.h5.parts in_flight)
 mpi run sweep.json -o rank_killed.h5 --mpi -j 1 --quiet 2> resume.txt || { cat resume.txt; exit 1; }
 grep "rank_killed.h5: $runs of $runs runs complete ($((runs - finished)) this time" resume.txt > /dev/null ||
   { cat resume.txt; echo "FAILED: the rerun did not redo exactly the $((runs - finished)) missing runs"; exit 1; }
-# (rank 1 is nearly always inside a run; if the kill fell between two, no marker is left and nothing is named)
+# (rank 1 is nearly always inside a run; if the kill fell between two, no begun record is left open and nothing is named)
 if [ "$in_flight" -gt 0 ]; then
   grep -q "was in flight when an earlier sweep of this output was killed" resume.txt ||
     { cat resume.txt; echo "FAILED: the killed rank's run was not named as in flight"; exit 1; }

@@ -6,6 +6,7 @@
 # own runs only, with the Python error and line in the record; a killed helper process loses only its run in
 # flight; bad names say what is wrong.
 set -euo pipefail
+source "$(dirname "$0")/common.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -147,10 +148,7 @@ cat > long.json <<JSON
 JSON
 "$GLIMPSE" run long.json -o long.h5 --processes 2 --quiet 2> long.txt &
 coordinator=$!
-for _ in $(seq 1 500); do
-  [ "$(ls long.h5.parts 2> /dev/null | grep -c '^[0-9].*\.h5$')" -ge 1 ] && break
-  sleep 0.01
-done
+wait_for_parts long.h5.parts 1 50
 killed=""
 for p in $(pgrep -f "glimpse run long.json -o long.h5"); do
   if tr '\0' '\n' < "/proc/$p/environ" 2> /dev/null | grep -q "^GLIMPSE_PROCESS_HELPER="; then kill -9 "$p" && killed=$p; fi

@@ -138,17 +138,58 @@ TEST_F(Sweep, AnInterruptedSweepKeepsFinishedRunsAndResumes) {
   EXPECT_EQ(run("resumed.h5", 2, -1, true).completed_now, 9);  // --force starts afresh
 }
 
+// A parts-log record as TraceStore appends it (docs/trace-schema.md): a 24-byte header, the run id, `payload`; the
+// header may claim more payload than follows, as a write a kill cut short leaves it.
+std::string log_record(char kind, const std::string& id, const std::string& payload, std::uint64_t claimed = 0) {
+  std::string record = std::string("GLOG") + kind + std::string(3, '\0');
+  const auto put = [&](std::uint64_t value, int bytes) {
+    for (int b = 0; b < bytes; ++b) record += static_cast<char>((value >> (8 * b)) & 0xff);
+  };
+  put(id.size(), 4);
+  put(0, 4);
+  put(claimed ? claimed : payload.size(), 8);
+  return record + id + payload;
+}
+
 TEST_F(Sweep, TornPartsLeftByAKilledSweepAreDiscardedOnResume) {
   run("killed.h5", 1, 3);
   const std::filesystem::path output = dir.path() / "killed.h5";
   const std::filesystem::path parts(output.string() + ".parts");
   std::filesystem::create_directories(parts);
-  { std::ofstream(parts / ".000005.h5.tmp") << "half-written"; }
-  { std::ofstream(parts / "000007.h5") << "torn"; }
+  {
+    std::ofstream log(parts / "1-0.log", std::ios::binary);
+    log << log_record('P', "", protocol_hash_text(protocol)) << log_record('B', "000005", "")
+        << log_record('W', "000007", "torn", 4096);
+  }
   const auto resumed = run("killed.h5", 2);
   EXPECT_EQ(resumed.already_complete, 3);
   EXPECT_EQ(resumed.completed_now, 6);
+  EXPECT_EQ(resumed.in_flight_before.size(), 1u);  // 000005 began and never ended
   EXPECT_TRUE(read_runs(output) == read_runs(run("reference.h5", 1).output));
+}
+
+TEST_F(Sweep, APartsLogKeepsItsWholeRecordsBeforeATornTail) {
+  const std::filesystem::path output = dir.path() / "logged.h5";
+  {
+    TraceStore store(output, protocol, TraceStore::Helper{});
+    std::filesystem::create_directories(store.parts_folder());
+    for (const std::string id : {"000000", "000001", "000002"}) {
+      store.begin(id);
+      RunRecord record;
+      record.id = id;
+      record.rounds = 10;
+      record.scalars = {{"online_accuracy", 0.5}};
+      if (id != "000002") store.write(record);
+    }
+  }
+  std::filesystem::path log;
+  for (const auto& item : std::filesystem::directory_iterator(output.string() + ".parts")) log = item.path();
+  std::ofstream(log, std::ios::binary | std::ios::app) << log_record('W', "000003", "cut short", 1 << 20);
+  const auto contents = read_trace_contents(output, protocol_hash_text(protocol), "");
+  EXPECT_EQ(contents.complete.size(), 2u);
+  EXPECT_TRUE(contents.complete.count("000001"));
+  EXPECT_EQ(contents.in_flight, std::set<std::string>{"000002"});
+  EXPECT_TRUE(contents.failed.empty());
 }
 
 TEST_F(Sweep, RefusesToResumeAFileWrittenByAnotherProtocol) {
