@@ -331,14 +331,31 @@ void write_vector(const Handle& parent, const std::string& name, std::span<const
 }
 
 namespace {
-// Whether deflate shrinks a column to a quarter or less, judged on its first 8 Ki values in their stored width: a
-// trace's 0/1 columns do (and cost little), its labels and shuffled rows shrink about 2x for most of its write time.
-bool deflate_pays(std::span<const unsigned char> stored, std::size_t width) {
-  const std::size_t sample = std::min<std::size_t>(stored.size(), 8192 * width);
-  std::vector<unsigned char> packed(compressBound(static_cast<uLong>(sample)));
-  uLongf packed_size = static_cast<uLongf>(packed.size());
-  if (compress2(packed.data(), &packed_size, stored.data(), static_cast<uLong>(sample), 1) != Z_OK) return true;
-  return 4 * packed_size <= sample;
+// `bytes` as a zlib stream (what HDF5's deflate filter stores and inflates), at level 1 with zlib's `strategy`.
+std::vector<unsigned char> deflated(std::span<const unsigned char> bytes, int strategy) {
+  z_stream stream{};
+  if (deflateInit2(&stream, 1, Z_DEFLATED, 15, 8, strategy) != Z_OK) throw Error("zlib: cannot start deflating");
+  std::vector<unsigned char> packed(deflateBound(&stream, static_cast<uLong>(bytes.size())));
+  stream.next_in = const_cast<unsigned char*>(bytes.data());
+  stream.avail_in = static_cast<uInt>(bytes.size());
+  stream.next_out = packed.data();
+  stream.avail_out = static_cast<uInt>(packed.size());
+  const int status = deflate(&stream, Z_FINISH);
+  packed.resize(stream.total_out);
+  deflateEnd(&stream);
+  if (status != Z_STREAM_END) throw Error("zlib: cannot deflate " + std::to_string(bytes.size()) + " bytes");
+  return packed;
+}
+
+// How a one-byte flag column (a trace's `correct`, `queried`) is best deflated, judged on its first 8 Ki values:
+// Huffman codes alone (a 0/1 column in about 1.3 bits a value, at 1.5x the speed of zlib's default) unless runs
+// make run-length matches at least 1.5x smaller (a rarely queried `queried`); nullopt when neither shrinks it to a
+// quarter (issue #31: on such columns zlib's default strategy was both slower and larger than either).
+std::optional<int> flag_strategy(std::span<const unsigned char> stored) {
+  const auto sample = stored.first(std::min<std::size_t>(stored.size(), 8192));
+  const std::size_t huffman = deflated(sample, Z_HUFFMAN_ONLY).size(), runs = deflated(sample, Z_RLE).size();
+  if (4 * std::min(huffman, runs) > sample.size()) return std::nullopt;
+  return 2 * runs < 3 * huffman ? Z_RLE : Z_HUFFMAN_ONLY;
 }
 
 // The values in `Narrow`, as the little-endian bytes HDF5 stores; a loop the compiler vectorises (HDF5's own
@@ -354,8 +371,8 @@ std::vector<unsigned char> narrowed_bytes(std::span<const T> values) {
 }
 
 // One chunk as HDF5's filter pipeline stores it: shuffled when its values are wider than a byte (H5Z shuffle:
-// byte j of value i goes to j * n + i), then deflated at level 1 (H5Z deflate: a zlib stream, as compress2 writes).
-std::vector<unsigned char> filtered_chunk(std::span<const unsigned char> chunk, std::size_t width) {
+// byte j of value i goes to j * n + i), then deflated (H5Z deflate: a zlib stream, whatever zlib's strategy).
+std::vector<unsigned char> filtered_chunk(std::span<const unsigned char> chunk, std::size_t width, int strategy) {
   std::vector<unsigned char> shuffled;
   if (width > 1) {
     const std::size_t n = chunk.size() / width;
@@ -364,12 +381,7 @@ std::vector<unsigned char> filtered_chunk(std::span<const unsigned char> chunk, 
       for (std::size_t j = 0; j < width; ++j) shuffled[j * n + i] = chunk[i * width + j];
     chunk = shuffled;
   }
-  std::vector<unsigned char> packed(compressBound(static_cast<uLong>(chunk.size())));
-  uLongf packed_size = static_cast<uLongf>(packed.size());
-  if (compress2(packed.data(), &packed_size, chunk.data(), static_cast<uLong>(chunk.size()), 1) != Z_OK)
-    throw Error("zlib: cannot deflate a chunk of " + std::to_string(chunk.size()) + " bytes");
-  packed.resize(packed_size);
-  return packed;
+  return deflated(chunk, strategy);
 }
 
 hid_t stored_type(const IntegerColumn& c) {
@@ -413,26 +425,39 @@ IntegerColumn encode_integers(std::string name, std::span<const T> values, Defla
     return column;
   }
   std::vector<unsigned char> stored;
-  switch (column.width) {
-    case 1: stored = narrowed_bytes<std::conditional_t<std::is_signed_v<T>, std::int8_t, std::uint8_t>>(values); break;
-    case 2: stored = narrowed_bytes<std::int16_t>(values); break;
-    case 4: stored = narrowed_bytes<std::int32_t>(values); break;
-    default: stored = narrowed_bytes<std::int64_t>(values); break;
+  const std::span<const unsigned char> as_given(reinterpret_cast<const unsigned char*>(values.data()),
+                                                values.size() * sizeof(T));
+  if (column.width != sizeof(T)) {
+    switch (column.width) {
+      case 1: stored = narrowed_bytes<std::int8_t>(values); break;
+      case 2: stored = narrowed_bytes<std::int16_t>(values); break;
+      default: stored = narrowed_bytes<std::int32_t>(values); break;
+    }
   }
-  // if_it_pays tries only unsigned (0/1 flag) columns: deflate shrinks a trace's `correct` five-fold; labels and rows
+  const std::span<const unsigned char> bytes = column.width == sizeof(T) ? as_given : std::span(stored);
+  // if_it_pays tries only unsigned (0/1 flag) columns: deflate shrinks a trace's `correct` six-fold; labels and rows
   // it shrank 4x at best (predicted labels on satimage) for a quarter of a cheap sweep's time (issue #31).
-  const bool compress =
-      values.size() >= 64 && (deflate == Deflate::always ||
-                              (deflate == Deflate::if_it_pays && !column.is_signed && deflate_pays(stored, column.width)));
-  if (!compress) {
-    column.raw = std::move(stored);
+  std::optional<int> strategy;
+  if (values.size() >= 64 && deflate == Deflate::always) strategy = Z_DEFAULT_STRATEGY;
+  if (values.size() >= 64 && deflate == Deflate::if_it_pays && !column.is_signed && column.width == 1)
+    strategy = flag_strategy(bytes);
+  if (!strategy) {
+    column.narrowed = std::move(stored);
+    column.raw = column.width == sizeof(T) ? as_given : std::span<const unsigned char>(column.narrowed);
     return column;
   }
   // Whole chunks, the last padded with zeros as HDF5 pads an edge chunk.
   const std::size_t chunk_bytes = static_cast<std::size_t>(column.chunk_values()) * column.width;
-  stored.resize((stored.size() + chunk_bytes - 1) / chunk_bytes * chunk_bytes, 0);
-  for (std::size_t at = 0; at < stored.size(); at += chunk_bytes)
-    column.deflated_chunks.push_back(filtered_chunk(std::span(stored).subspan(at, chunk_bytes), column.width));
+  std::vector<unsigned char> padded;
+  for (std::size_t at = 0; at < bytes.size(); at += chunk_bytes) {
+    auto chunk = bytes.subspan(at, std::min(chunk_bytes, bytes.size() - at));
+    if (chunk.size() < chunk_bytes) {
+      padded.assign(chunk.begin(), chunk.end());
+      padded.resize(chunk_bytes, 0);
+      chunk = padded;
+    }
+    column.deflated_chunks.push_back(filtered_chunk(chunk, column.width, *strategy));
+  }
   return column;
 }
 template IntegerColumn encode_integers<std::int32_t>(std::string, std::span<const std::int32_t>, Deflate);

@@ -84,12 +84,19 @@ void write_integers(const Handle& parent, const std::string& name, std::span<con
 // write_integers in two steps, so that a run's thread narrows and deflates its columns (encode_integers: no HDF5
 // call, safe on any thread) and only the writing (write_column) takes the HDF5 library's lock.
 struct IntegerColumn {
+  IntegerColumn() = default;
+  IntegerColumn(IntegerColumn&&) noexcept = default;  // `raw` may point into `narrowed`: moved, never copied
+  IntegerColumn& operator=(IntegerColumn&&) noexcept = default;
+
   std::string name;
   std::int64_t size = 0;
   std::size_t width = 8;  // bytes per stored value
   bool is_signed = true;
   std::optional<std::int64_t> constant;  // every value equal: stored as the fill value, no data
-  std::vector<unsigned char> raw;        // the stored values, when not deflated
+  // The stored values, when not deflated: the caller's own values when they are in the stored width already (they
+  // must then outlive the column), else `narrowed`.
+  std::span<const unsigned char> raw;
+  std::vector<unsigned char> narrowed;
   std::vector<std::vector<unsigned char>> deflated_chunks;  // else each chunk as HDF5's filters store it
 
   std::int64_t chunk_values() const noexcept { return std::max<std::int64_t>(1, std::min<std::int64_t>(size, 65536)); }

@@ -12,45 +12,53 @@
 
 namespace glimpse {
 
+RunSummary read_run_summary(const h5::Handle& run, const std::string& id, bool with_curves) {
+  RunSummary s;
+  s.id = id;
+  s.dataset = h5::read_string_attribute(run, "dataset");
+  s.learner = h5::read_string_attribute(run, "learner");
+  s.label = h5::has_attribute(run, "label") ? h5::read_string_attribute(run, "label") : s.learner;
+  s.params = h5::read_string_attribute(run, "params");
+  // A dataset variant (a transform grid point) is part of what selection chooses among.
+  if (h5::has_attribute(run, "dataset_variant")) {
+    const std::string variant = h5::read_string_attribute(run, "dataset_variant");
+    if (!variant.empty()) s.params = variant + " " + s.params;
+  }
+  // So is the query rule's setting: runs of one learner under different rules (or rule grid points) differ.
+  if (h5::has_attribute(run, "query_rule")) {
+    const std::string rule = h5::read_string_attribute(run, "query_rule");
+    if (!rule.empty()) s.params += " " + rule + h5::read_string_attribute(run, "query_rule_params");
+  }
+  s.status = h5::has_attribute(run, "status") ? h5::read_string_attribute(run, "status") : "incomplete";
+  s.seed = h5::read_int_attribute(run, "seed");
+  s.grid_point = h5::read_int_attribute(run, "grid_point");
+  s.rounds = h5::read_int_attribute(run, "rounds");
+  s.seconds = h5::read_double_attribute(run, "seconds");
+  if (h5::has_attribute(run, "peak_rss_mb")) s.peak_rss_mb = h5::read_double_attribute(run, "peak_rss_mb");
+  if (h5::has_attribute(run, "error")) {
+    s.error = h5::read_string_attribute(run, "error");
+    s.failed_round = h5::read_int_attribute(run, "failed_round");
+  }
+  if (h5::exists(run, "summary")) {
+    const h5::Handle summary = h5::open_group(run, "summary");
+    for (const auto& name : h5::attribute_names(summary))
+      s.metrics.emplace_back(name, h5::read_double_attribute(summary, name));
+  }
+  if (with_curves && h5::exists(run, "curves")) {
+    const h5::Handle curves = h5::open_group(run, "curves");
+    for (const auto& name : h5::children(curves)) {
+      const h5::Handle curve = h5::open_group(curves, name);
+      s.curves.push_back({name, h5::read_vector<std::int64_t>(curve, "round"), h5::read_vector<double>(curve, "value")});
+    }
+  }
+  return s;
+}
+
 std::vector<RunSummary> read_run_summaries(const h5::Handle& file) {
   std::vector<RunSummary> runs;
   if (!h5::exists(file, "runs")) return runs;
   const h5::Handle group = h5::open_group(file, "runs");
-  for (const auto& id : h5::children(group)) {
-    const h5::Handle run = h5::open_group(group, id);
-    RunSummary s;
-    s.id = id;
-    s.dataset = h5::read_string_attribute(run, "dataset");
-    s.learner = h5::read_string_attribute(run, "learner");
-    s.label = h5::has_attribute(run, "label") ? h5::read_string_attribute(run, "label") : s.learner;
-    s.params = h5::read_string_attribute(run, "params");
-    // A dataset variant (a transform grid point) is part of what selection chooses among.
-    if (h5::has_attribute(run, "dataset_variant")) {
-      const std::string variant = h5::read_string_attribute(run, "dataset_variant");
-      if (!variant.empty()) s.params = variant + " " + s.params;
-    }
-    // So is the query rule's setting: runs of one learner under different rules (or rule grid points) differ.
-    if (h5::has_attribute(run, "query_rule")) {
-      const std::string rule = h5::read_string_attribute(run, "query_rule");
-      if (!rule.empty()) s.params += " " + rule + h5::read_string_attribute(run, "query_rule_params");
-    }
-    s.status = h5::has_attribute(run, "status") ? h5::read_string_attribute(run, "status") : "incomplete";
-    s.seed = h5::read_int_attribute(run, "seed");
-    s.grid_point = h5::read_int_attribute(run, "grid_point");
-    s.rounds = h5::read_int_attribute(run, "rounds");
-    s.seconds = h5::read_double_attribute(run, "seconds");
-    if (h5::has_attribute(run, "peak_rss_mb")) s.peak_rss_mb = h5::read_double_attribute(run, "peak_rss_mb");
-    if (h5::has_attribute(run, "error")) {
-      s.error = h5::read_string_attribute(run, "error");
-      s.failed_round = h5::read_int_attribute(run, "failed_round");
-    }
-    if (h5::exists(run, "summary")) {
-      const h5::Handle summary = h5::open_group(run, "summary");
-      for (const auto& name : h5::attribute_names(summary))
-        s.metrics.emplace_back(name, h5::read_double_attribute(summary, name));
-    }
-    runs.push_back(std::move(s));
-  }
+  for (const auto& id : h5::children(group)) runs.push_back(read_run_summary(h5::open_group(group, id), id));
   return runs;
 }
 
@@ -216,7 +224,6 @@ void write_curve_summary(const h5::Handle& file, const std::vector<RunSummary>& 
       {Type::integer, "chosen", {}, {}, {}}, {Type::text, "curve", {}, {}, {}}, {Type::integer, "round", {}, {}, {}},
       {Type::integer, "runs", {}, {}, {}},   {Type::real, "mean", {}, {}, {}},  {Type::real, "std", {}, {}, {}}};
   const auto chosen_rows = summarize(runs, selection_metric, maximize);
-  const h5::Handle runs_group = h5::open_group(file, "runs");
   std::size_t rows = 0;
   for (const auto& group : group_by_grid_point(runs))
     for (const auto& [params, members] : group.points) {
@@ -227,25 +234,20 @@ void write_curve_summary(const h5::Handle& file, const std::vector<RunSummary>& 
       // curve name -> round -> (count, mean, sum of squared deviations) by Welford's update, which stays
       // accurate for large values with small spread (mistake counts); rounds in increasing order.
       std::vector<std::pair<std::string, std::map<std::int64_t, std::array<double, 3>>>> curves;
-      for (const auto* run : members) {
-        const std::string path = run->id + "/curves";
-        if (!h5::exists(runs_group, path)) continue;
-        const h5::Handle run_curves = h5::open_group(runs_group, path);
-        for (const auto& name : h5::children(run_curves)) {
-          const h5::Handle curve = h5::open_group(run_curves, name);
-          const auto round = h5::read_vector<std::int64_t>(curve, "round");
-          const auto value = h5::read_vector<double>(curve, "value");
+      for (const auto* run : members)
+        for (const auto& [name, round, value] : run->curves) {
           auto c = std::find_if(curves.begin(), curves.end(), [&](const auto& x) { return x.first == name; });
           if (c == curves.end()) c = curves.insert(curves.end(), {name, {}});
+          auto hint = c->second.begin();  // a run's rounds come in increasing order: each insert lands at the end
           for (std::size_t i = 0; i < round.size() && i < value.size(); ++i) {
-            auto& [count, mean, squares] = c->second[round[i]];
+            hint = c->second.try_emplace(hint, round[i]);
+            auto& [count, mean, squares] = hint->second;
             count += 1;
             const double delta = value[i] - mean;
             mean += delta / count;
             squares += delta * (value[i] - mean);
           }
         }
-      }
       for (const auto& [name, points] : curves)
         for (const auto& [round, acc] : points) {
           const auto [n, mean, squares] = acc;

@@ -28,9 +28,17 @@ struct RunSummary {
   std::string error;  // of a failed run, with the round it failed in
   std::int64_t failed_round = 0;
   std::vector<std::pair<std::string, double>> metrics;  // final scalars, in the run's order
+  struct Curve {
+    std::string name;
+    std::vector<std::int64_t> rounds;
+    std::vector<double> values;
+  };
+  std::vector<Curve> curves;  // read only when asked for (read_run_summary's with_curves), in name order
 };
 
 std::vector<RunSummary> read_run_summaries(const h5::Handle& file);
+// One run's, from its group (runs/<id>); with its curves too when `with_curves`.
+RunSummary read_run_summary(const h5::Handle& run, const std::string& id, bool with_curves = false);
 // Writes /summary: one row per run, columns run, dataset, learner, label, params, seed, grid_point, status,
 // rounds, seconds, rounds_per_second, peak_rss_mb, then one float64 column per metric (NaN where a run lacks it).
 void write_summary_table(const h5::Handle& file, const std::vector<RunSummary>& runs);
@@ -39,7 +47,8 @@ struct SelectionRule;  // protocol.hpp
 
 // Writes /curve_summary, the learning curves averaged over seeds in long form: one row per (dataset, learner
 // label, grid point, curve, round) with columns dataset, label, params, chosen (1 for the grid point the
-// selection rule picks), curve, round, runs, mean, std (sample standard deviation over the runs).
+// selection rule picks), curve, round, runs, mean, std (sample standard deviation over the runs). The runs' curves
+// are those `runs` carry (read_run_summary with_curves).
 void write_curve_summary(const h5::Handle& file, const std::vector<RunSummary>& runs,
                          const std::string& selection_metric, bool maximize);
 

@@ -340,32 +340,31 @@ TraceContents read_trace_contents(const fs::path& output, const std::string& exp
   return contents;
 }
 
-void assemble_trace(const fs::path& output, const TraceHeader& header, const std::map<std::string, RunSource>& sources) {
-  std::set<fs::path> whole_files;
-  std::uintmax_t source_bytes = 0;
-  for (const auto& [id, source] : sources) {
-    source_bytes += source.size;
-    if (source.size == 0) whole_files.insert(source.file);
+// An output being written under a temporary name: runs copied in, then the header and the tables, then renamed.
+// Destroyed unfinished, it removes the temporary file.
+class TraceAssembly {
+ public:
+  explicit TraceAssembly(const fs::path& output) : output_(output), temporary_(output.string() + ".tmp") {
+    file_ = h5::create_file(temporary_);
+    h5::create_group(file_, "runs");
   }
-  for (const auto& path : whole_files) source_bytes += fs::file_size(path);
-  check_room(output, source_bytes, sources.size());
-  const fs::path temporary(output.string() + ".tmp");
-  try {
-    h5::Handle file = h5::create_file(temporary);
-    h5::write_attribute(file, "schema_version", std::string(trace_schema_version));
-    h5::write_attribute(file, "glimpse_version", std::string(GLIMPSE_VERSION_STRING));
-    h5::write_attribute(file, "created", header.created.empty() ? now_iso8601() : header.created);
-    h5::write_attribute(file, "updated", now_iso8601());
-    h5::write_attribute(file, "protocol_name", header.protocol_name);
-    h5::write_attribute(file, "protocol_file", header.protocol_file);
-    h5::write_attribute(file, "protocol_hash", header.protocol_hash);
-    h5::write_attribute(file, "selection_metric", header.selection_metric);
-    h5::write_attribute(file, "selection_goal", header.selection_goal);
-    h5::write_attribute(file, "selection_per_seed", header.selection_per_seed);
-    h5::write_attribute(file, "runs_total", header.runs_total);
-    if (!header.shard.empty()) h5::write_attribute(file, "shard", header.shard);
-    h5::write_text(file, "protocol", header.protocol_text);
-    h5::create_group(file, "runs");
+  ~TraceAssembly() {
+    if (!file_) return;
+    file_.close();
+    std::error_code ignored;
+    fs::remove(temporary_, ignored);
+  }
+  TraceAssembly(const TraceAssembly&) = delete;
+  TraceAssembly& operator=(const TraceAssembly&) = delete;
+
+  // Copies runs/<id> and reads its summary and curves there, from the source (on the run's thread when assemble_now
+  // calls it), rather than from the whole output at the end.
+  void copy(const h5::Handle& from, const std::string& id) {
+    const std::string path = "runs/" + id;
+    h5::copy_object(from, path, file_, path);
+    summaries_[id] = read_run_summary(h5::open_group(from, path), id, true);
+  }
+  void copy(const std::map<std::string, RunSource>& sources) {
     fs::path open_path;  // the whole file `source` has open
     h5::Handle source;
     for (const auto& [id, where] : sources) {
@@ -376,24 +375,60 @@ void assemble_trace(const fs::path& output, const TraceHeader& header, const std
         source = h5::open_file(where.file, false);
         open_path = where.file;
       }
-      h5::copy_object(source, "runs/" + id, file, "runs/" + id);
+      copy(source, id);
     }
-    source.close();
-    const auto summaries = read_run_summaries(file);
+  }
+  void finish(const TraceHeader& header) {
+    h5::write_attribute(file_, "schema_version", std::string(trace_schema_version));
+    h5::write_attribute(file_, "glimpse_version", std::string(GLIMPSE_VERSION_STRING));
+    h5::write_attribute(file_, "created", header.created.empty() ? now_iso8601() : header.created);
+    h5::write_attribute(file_, "updated", now_iso8601());
+    h5::write_attribute(file_, "protocol_name", header.protocol_name);
+    h5::write_attribute(file_, "protocol_file", header.protocol_file);
+    h5::write_attribute(file_, "protocol_hash", header.protocol_hash);
+    h5::write_attribute(file_, "selection_metric", header.selection_metric);
+    h5::write_attribute(file_, "selection_goal", header.selection_goal);
+    h5::write_attribute(file_, "selection_per_seed", header.selection_per_seed);
+    h5::write_attribute(file_, "runs_total", header.runs_total);
+    if (!header.shard.empty()) h5::write_attribute(file_, "shard", header.shard);
+    h5::write_text(file_, "protocol", header.protocol_text);
+    std::vector<RunSummary> summaries;  // in run id order, as read_run_summaries gives them
+    for (auto& [id, summary] : summaries_) summaries.push_back(std::move(summary));
     const auto complete =
         std::count_if(summaries.begin(), summaries.end(), [](const RunSummary& r) { return r.status == "complete"; });
-    h5::write_attribute(file, "runs_complete", static_cast<std::int64_t>(complete));
-    h5::write_attribute(file, "runs_failed", static_cast<std::int64_t>(summaries.size() - complete));
-    write_summary_table(file, summaries);
+    h5::write_attribute(file_, "runs_complete", static_cast<std::int64_t>(complete));
+    h5::write_attribute(file_, "runs_failed", static_cast<std::int64_t>(summaries.size() - complete));
+    write_summary_table(file_, summaries);
     const bool maximize = header.selection_goal == "max";
-    write_curve_summary(file, summaries, header.selection_metric, maximize);
-    h5::close_file(file);
-  } catch (...) {
-    std::error_code ignored;
-    fs::remove(temporary, ignored);
-    throw;
+    write_curve_summary(file_, summaries, header.selection_metric, maximize);
+    h5::close_file(file_);
+    fs::rename(temporary_, output_);
   }
-  fs::rename(temporary, output);
+
+ private:
+  fs::path output_, temporary_;
+  h5::Handle file_;
+  std::map<std::string, RunSummary> summaries_;
+};
+
+namespace {
+std::uintmax_t bytes_of(const std::map<std::string, RunSource>& sources) {
+  std::set<fs::path> whole_files;
+  std::uintmax_t bytes = 0;
+  for (const auto& [id, source] : sources) {
+    bytes += source.size;
+    if (source.size == 0) whole_files.insert(source.file);
+  }
+  for (const auto& path : whole_files) bytes += fs::file_size(path);
+  return bytes;
+}
+}  // namespace
+
+void assemble_trace(const fs::path& output, const TraceHeader& header, const std::map<std::string, RunSource>& sources) {
+  check_room(output, bytes_of(sources), sources.size());
+  TraceAssembly assembly(output);
+  assembly.copy(sources);
+  assembly.finish(header);
 }
 
 OutputLock::OutputLock(const fs::path& output) : path_(output.string() + ".lock") {
@@ -452,7 +487,7 @@ TraceStore::~TraceStore() {
   if (log_fd_ >= 0) ::close(log_fd_);
 }
 
-void TraceStore::append(char kind, const std::string& id, std::span<const char> payload) {
+RunSource TraceStore::append(char kind, const std::string& id, std::span<const char> payload) {
   if (log_fd_ < 0) {
     // A log of this process's own, never one an earlier sweep left (whose tail may be torn).
     for (int k = 0; log_fd_ < 0; ++k) {
@@ -500,7 +535,9 @@ void TraceStore::append(char kind, const std::string& id, std::span<const char> 
     }
     written += static_cast<std::uint64_t>(n);
   }
+  const RunSource payload_place{log_path_, log_size_ + sizeof header + id.size(), payload.size()};
   log_size_ += total;
+  return payload_place;
 }
 
 void TraceStore::begin(const std::string& id) {
@@ -515,18 +552,23 @@ void TraceStore::abandon(const std::string& id) {
 
 void TraceStore::write(const RunRecord& record) {
   const std::vector<h5::IntegerColumn> round_columns = encode_round_columns(record);
+  std::unique_lock hdf5(mutex_);  // the HDF5 library is not thread-safe; encoding the columns is
+  h5::Handle file = h5::create_memory_file();
+  // Whatever happens below, the image is closed under the HDF5 lock.
+  const auto close_file = [&](h5::Handle& f) noexcept {
+    if (!hdf5.owns_lock()) hdf5.lock();
+    f.close();
+  };
   std::vector<char> image;
-  {
-    std::lock_guard lock(mutex_);  // the HDF5 library is not thread-safe; encoding the columns is
-    const h5::Handle file = h5::create_memory_file();
+  RunSource logged;
+  try {
     h5::write_attribute(file, "protocol_hash", protocol_hash_text(protocol_));
     write_run_group(file, record, round_columns);
     image = h5::file_image(file);
-  }
-  {
-    std::lock_guard lock(log_mutex_);
+    hdf5.unlock();
+    std::lock_guard log(log_mutex_);
     try {
-      append(record.error.empty() ? 'W' : 'F', record.id, image);
+      logged = append(record.error.empty() ? 'W' : 'F', record.id, image);
     } catch (...) {
       try {
         append('A', record.id, {});  // not in flight any more: it finished, and its record could not be written
@@ -534,9 +576,33 @@ void TraceStore::write(const RunRecord& record) {
       }
       throw;
     }
+  } catch (...) {
+    close_file(file);
+    throw;
   }
-  std::lock_guard lock(mutex_);
+  hdf5.lock();
   if (record.error.empty()) completed_.insert(record.id);
+  assemble_now(file, record.id, logged);
+  close_file(file);
+}
+
+// Copies a run just logged into the output being assembled, from its image still open: on a run's thread while the
+// others compute, instead of serially at the end. Only the owner of the output does this; it gives up (and leaves
+// everything to finalize) when the room check or the copy fails.
+void TraceStore::assemble_now(const h5::Handle& image, const std::string& id, const RunSource& logged) {
+  if (!lock_ || gave_up_assembling_) return;
+  try {
+    check_room(output_, assembled_bytes_ + logged.size, 0);
+    if (!assembly_) assembly_ = std::make_unique<TraceAssembly>(output_);
+    assembly_->copy(image, id);
+    assembled_[id] = logged;
+    assembled_bytes_ += logged.size;
+  } catch (const Error&) {
+    assembly_.reset();
+    assembled_.clear();
+    assembled_bytes_ = 0;
+    gave_up_assembling_ = true;
+  }
 }
 
 void TraceStore::finalize(std::int64_t total_runs) {
@@ -544,9 +610,34 @@ void TraceStore::finalize(std::int64_t total_runs) {
   const TraceContents contents = read_trace_contents(output_, protocol_hash_text(protocol_), "");
   std::map<std::string, RunSource> sources = contents.complete;
   for (const auto& [id, failure] : contents.failed) sources.emplace(id, failure.source);
+  // What assemble_now copied already is the logged record that wins.
+  std::map<std::string, RunSource> remaining;
+  for (const auto& [id, source] : sources) {
+    const auto copied = assembled_.find(id);
+    if (copied == assembled_.end() || copied->second.file != source.file || copied->second.offset != source.offset)
+      remaining.emplace(id, source);
+  }
+  if (remaining.size() + assembled_.size() != sources.size()) {  // a copied run that lost to another record
+    assembly_.reset();
+    assembled_.clear();
+    assembled_bytes_ = 0;
+    remaining = sources;
+  }
   TraceHeader header = TraceHeader::of(protocol_, total_runs, shard_);
   if (fs::exists(output_)) header.created = TraceHeader::read(output_).created;
-  assemble_trace(output_, header, sources);
+  try {
+    // (Counting what is assembled already again: the file size limit needs it, the free space check is stricter.)
+    check_room(output_, assembled_bytes_ + bytes_of(remaining), sources.size());
+    if (!assembly_) assembly_ = std::make_unique<TraceAssembly>(output_);
+    assembly_->copy(remaining);
+    assembly_->finish(header);
+  } catch (...) {
+    assembly_.reset();
+    assembled_.clear();
+    throw;
+  }
+  assembly_.reset();
+  assembled_.clear();
   if (log_fd_ >= 0) ::close(log_fd_);
   log_fd_ = -1;
   fs::remove_all(parts_folder());

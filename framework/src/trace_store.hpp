@@ -154,6 +154,11 @@ TraceContents read_trace_contents(const std::filesystem::path& output, const std
 void assemble_trace(const std::filesystem::path& output, const TraceHeader& header,
                     const std::map<std::string, RunSource>& sources);
 
+class TraceAssembly;
+namespace h5 {
+class Handle;
+}
+
 // Holds "<output>.lock" (flock) while a process writes `output`, so a second process (a resubmitted array
 // task, a second terminal) is refused instead of corrupting the parts. The kernel drops the lock when its
 // holder dies, so a killed sweep never leaves a stale one.
@@ -211,7 +216,14 @@ class TraceStore {
   int log_fd_ = -1;
   std::filesystem::path log_path_;
   std::uint64_t log_size_ = 0;
-  void append(char kind, const std::string& id, std::span<const char> payload);
+  RunSource append(char kind, const std::string& id, std::span<const char> payload);  // where the payload went
+  // The output being assembled while the sweep runs (under mutex_): the runs this process logged, copied in as they
+  // finish; finalize adds the rest.
+  std::unique_ptr<TraceAssembly> assembly_;
+  std::map<std::string, RunSource> assembled_;
+  std::uintmax_t assembled_bytes_ = 0;
+  bool gave_up_assembling_ = false;
+  void assemble_now(const h5::Handle& image, const std::string& id, const RunSource& logged);
 };
 
 // Combines trace files of one protocol (typically its shards) into `output`. Refuses files of different

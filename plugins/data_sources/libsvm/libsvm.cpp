@@ -65,16 +65,15 @@ class LibsvmSource final : public glimpse::DataSource {
   bool parse_plain_line(readers::CsrRows& rows, std::int64_t line_number, std::string_view line) const {
     const char* at = line.data();
     const char* const end = at + line.size();
-    const auto blank = [](char c) { return c == ' ' || c == '\t'; };
-    while (at < end && blank(*at)) ++at;
+    while (at < end && readers::is_field_gap(*at)) ++at;
     const char* const label_start = at;
-    while (at < end && !blank(*at)) ++at;
+    while (at < end && !readers::is_field_gap(*at)) ++at;
     const std::string_view label_text(label_start, static_cast<std::size_t>(at - label_start));
     double label = 0;
     if (!readers::parse_number(label_text, label) || !std::isfinite(label)) return false;
     std::int64_t previous = 0;
     while (true) {
-      while (at < end && blank(*at)) ++at;
+      while (at < end && readers::is_field_gap(*at)) ++at;
       if (at == end) break;
       std::int64_t index = 0;
       const char* colon = at;
@@ -85,7 +84,7 @@ class LibsvmSource final : public glimpse::DataSource {
         return false;
       double value = 0;
       const char* after = readers::parse_number_prefix(colon + 1, end, value);
-      if (after == nullptr || (after < end && !blank(*after)) || !std::isfinite(value)) return false;
+      if (after == nullptr || (after < end && !readers::is_field_gap(*after)) || !std::isfinite(value)) return false;
       rows.indices.push_back(static_cast<std::int32_t>(index - 1));
       rows.values.push_back(static_cast<glimpse::Feature>(value));
       previous = index;

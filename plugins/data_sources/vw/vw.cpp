@@ -163,20 +163,19 @@ class VwSource final : public glimpse::DataSource {
       const std::size_t prefix = piece.key.size();
       const char* at = segment.data() + p;
       const char* const end = segment.data() + segment.size();
-      const auto blank = [](char c) { return c == ' ' || c == '\t'; };
       while (true) {
-        while (at < end && blank(*at)) ++at;
+        while (at < end && readers::is_field_gap(*at)) ++at;
         if (at == end) break;
         const char* const start = at;
-        while (at < end && !blank(*at) && *at != ':') ++at;
+        while (at < end && !readers::is_field_gap(*at) && *at != ':') ++at;
         std::string_view feature(start, static_cast<std::size_t>(at - start));
         double value = 1.0;
         if (at < end && *at == ':') {
           // Fast path: "name:number" with one colon; anything else is read as before, the name being what
           // precedes the last colon.
           const char* after = readers::parse_number_prefix(at + 1, end, value);
-          if (after == nullptr || (after < end && !blank(*after))) {
-            while (at < end && !blank(*at)) ++at;
+          if (after == nullptr || (after < end && !readers::is_field_gap(*after))) {
+            while (at < end && !readers::is_field_gap(*at)) ++at;
             feature = std::string_view(start, static_cast<std::size_t>(at - start));
             const auto colon = feature.rfind(':');
             if (!readers::parse_number(feature.substr(colon + 1), value))

@@ -134,9 +134,13 @@ inline std::string format_number(double v) {
   return buffer;
 }
 
+// What separates the fields of a line: a space or a tab.
+inline bool is_field_gap(char c) noexcept { return c == ' ' || c == '\t'; }
+
+// `s` without field gaps, nor a '\r' of a CRLF file, at either end.
 inline std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  while (!s.empty() && (is_field_gap(s.front()) || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (is_field_gap(s.back()) || s.back() == '\r')) s.remove_suffix(1);
   return s;
 }
 
