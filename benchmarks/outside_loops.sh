@@ -7,6 +7,7 @@
 #   benchmarks/outside_loops.sh [PROTOCOL] [REPEATS] [THREADS] [TRACE] [GLIMPSE]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+source "$here/sweep_timing.sh"
 protocol=$(realpath "${1:-$here/protocols/sweep_scaling.json}")
 repeats=${2:-5}
 threads=${3:-2}
@@ -15,20 +16,13 @@ glimpse=$(realpath "${5:-$here/../build/bin/glimpse}")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-python3 - "$protocol" "$trace" > protocol.json << 'EOF'
-import json, sys
-protocol = json.load(open(sys.argv[1]))
-protocol["trace"] = sys.argv[2]
-print(json.dumps(protocol))
-EOF
-now() { date +%s.%N; }
+with_trace "$protocol" "$trace" > protocol.json
 for ((i = 0; i < repeats; ++i)); do
   rm -f out.h5
   start=$(now)
   "$glimpse" run protocol.json -o out.h5 -j "$threads" --quiet > /dev/null 2> run.log || { cat run.log; exit 1; }
   wall=$(awk -v a="$start" -v b="$(now)" 'BEGIN { print b - a }')
-  loops=$("$glimpse" export out.h5 --table summary --format csv |
-    python3 -c 'import csv, sys; print(sum(float(r["seconds"]) for r in csv.DictReader(sys.stdin)))')
+  loops=$(loop_seconds "$glimpse" out.h5)
   awk -v w="$wall" -v l="$loops" -v t="$threads" \
     'BEGIN { printf "wall %.3f s, runs %.3f s / %d threads = %.3f s, outside %.1f%%\n", w, l, t, l / t, 100 * (1 - l / t / w) }' |
     tee -a shares.txt

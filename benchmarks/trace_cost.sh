@@ -7,6 +7,7 @@
 #   benchmarks/trace_cost.sh [PROTOCOL] [REPEATS] [THREADS] [GLIMPSE]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+source "$here/sweep_timing.sh"
 protocol=$(realpath "${1:-$here/protocols/sweep_scaling.json}")
 repeats=${2:-5}
 threads=${3:-2}
@@ -15,14 +16,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 for trace in rounds curves; do
-  python3 - "$protocol" "$trace" > "$trace.json" << 'EOF'
-import json, sys
-protocol = json.load(open(sys.argv[1]))
-protocol["trace"] = sys.argv[2]
-print(json.dumps(protocol))
-EOF
+  with_trace "$protocol" "$trace" > "$trace.json"
 done
-now() { date +%s.%N; }
 for ((i = 0; i < repeats; ++i)); do
   for trace in rounds curves; do
     rm -f "$trace.h5"

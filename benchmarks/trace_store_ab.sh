@@ -8,6 +8,7 @@
 #   benchmarks/trace_store_ab.sh OLD_LIB [PROTOCOL] [REPEATS] [THREADS] [GLIMPSE]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+source "$here/sweep_timing.sh"
 old_lib=$(realpath "$1")
 protocol=$(realpath "${2:-$here/protocols/sweep_scaling.json}")
 repeats=${3:-7}
@@ -17,14 +18,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 for trace in rounds curves; do
-  python3 - "$protocol" "$trace" > "$trace.json" << 'EOF'
-import json, sys
-protocol = json.load(open(sys.argv[1]))
-protocol["trace"] = sys.argv[2]
-print(json.dumps(protocol))
-EOF
+  with_trace "$protocol" "$trace" > "$trace.json"
 done
-now() { date +%s.%N; }
 for ((i = 0; i < repeats; ++i)); do
   for build in old new; do
     for trace in rounds curves; do
@@ -34,8 +29,7 @@ for ((i = 0; i < repeats; ++i)); do
       LD_LIBRARY_PATH=$library_path "$glimpse" run "$trace.json" -o out.h5 -j "$threads" --quiet > /dev/null 2> run.log ||
         { cat run.log; exit 1; }
       wall=$(awk -v a="$start" -v b="$(now)" 'BEGIN { print b - a }')
-      loops=$("$glimpse" export out.h5 --table summary --format csv |
-        python3 -c 'import csv, sys; print(sum(float(r["seconds"]) for r in csv.DictReader(sys.stdin)))')
+      loops=$(loop_seconds "$glimpse" out.h5)
       echo "$build $trace $wall $loops $(stat -c %s out.h5)" >> times.txt
     done
   done

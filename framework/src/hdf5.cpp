@@ -420,7 +420,7 @@ IntegerColumn encode_integers(std::string name, std::span<const T> values, Defla
     };
     column.width = fits(INT8_MIN, INT8_MAX) ? 1 : fits(INT16_MIN, INT16_MAX) ? 2 : fits(INT32_MIN, INT32_MAX) ? 4 : 8;
   }
-  if (values.size() >= 64 && low == high && deflate == Deflate::if_it_pays) {
+  if (values.size() >= 64 && low == high && deflate != Deflate::always) {
     column.constant = static_cast<std::int64_t>(low);
     return column;
   }
@@ -435,11 +435,11 @@ IntegerColumn encode_integers(std::string name, std::span<const T> values, Defla
     }
   }
   const std::span<const unsigned char> bytes = column.width == sizeof(T) ? as_given : std::span(stored);
-  // if_it_pays tries only unsigned (0/1 flag) columns: deflate shrinks a trace's `correct` six-fold; labels and rows
+  // `flags` tries only unsigned (0/1 flag) columns: deflate shrinks a trace's `correct` six-fold; labels and rows
   // it shrank 4x at best (predicted labels on satimage) for a quarter of a cheap sweep's time (issue #31).
   std::optional<int> strategy;
   if (values.size() >= 64 && deflate == Deflate::always) strategy = Z_DEFAULT_STRATEGY;
-  if (values.size() >= 64 && deflate == Deflate::if_it_pays && !column.is_signed && column.width == 1)
+  if (values.size() >= 64 && deflate == Deflate::flags && !column.is_signed && column.width == 1)
     strategy = flag_strategy(bytes);
   if (!strategy) {
     column.narrowed = std::move(stored);

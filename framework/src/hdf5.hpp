@@ -75,12 +75,13 @@ template <class T>
 void write_vector(const Handle& parent, const std::string& name, std::span<const T> values);
 // Integers in the narrowest file type that holds all of them (signed input: int8, int16, int32 or int64; unsigned
 // input keeps its type), so that per-round labels (1..K) take one byte instead of four; readers convert, or get the
-// narrower signed type. Deflated always, never, or (unsigned flag columns only) when a sample of them shrinks to a
-// quarter or less. A column of one value becomes the dataset's fill value, with no data written.
-enum class Deflate { always, never, if_it_pays };
+// narrower signed type. Deflate::always deflates every column (shuffled when wider than a byte); never deflates none;
+// flags deflates the unsigned one-byte (0/1 flag) columns where a sample of them shrinks to a quarter or less. Except
+// with always, a column of one value becomes the dataset's fill value, with no data written.
+enum class Deflate { always, never, flags };
 template <class T>
 void write_integers(const Handle& parent, const std::string& name, std::span<const T> values,
-                    Deflate deflate = Deflate::if_it_pays);
+                    Deflate deflate = Deflate::never);
 // write_integers in two steps, so that a run's thread narrows and deflates its columns (encode_integers: no HDF5
 // call, safe on any thread) and only the writing (write_column) takes the HDF5 library's lock.
 struct IntegerColumn {
@@ -102,7 +103,7 @@ struct IntegerColumn {
   std::int64_t chunk_values() const noexcept { return std::max<std::int64_t>(1, std::min<std::int64_t>(size, 65536)); }
 };
 template <class T>
-IntegerColumn encode_integers(std::string name, std::span<const T> values, Deflate deflate = Deflate::if_it_pays);
+IntegerColumn encode_integers(std::string name, std::span<const T> values, Deflate deflate = Deflate::never);
 void write_column(const Handle& parent, const IntegerColumn& column);
 template <class T>
 std::vector<T> read_vector(const Handle& parent, const std::string& name);

@@ -200,6 +200,7 @@ void Sweep::open_output() {
   result_.total_runs = static_cast<std::int64_t>(runs.size());
   if (helper_) return;
   store_.emplace(result_.output, protocol_, options_.force, options_.shard);
+  store_->compact_rounds(options_.compact_traces);
   for (const auto* run : runs)
     if (store_->in_flight_before().count(run->id)) {
       result_.in_flight_before.push_back(describe_run(protocol_, *run));
@@ -248,7 +249,10 @@ SweepResult Sweep::run() {
     for (const auto* run : pending_) order.push_back(run->index);
     dispatcher_->begin(std::move(order), interrupted_);
   }
-  if (helper_) store_.emplace(result_.output, protocol_, TraceStore::Helper{});
+  if (helper_) {
+    store_.emplace(result_.output, protocol_, TraceStore::Helper{});
+    store_->compact_rounds(options_.compact_traces);
+  }
   progress_.emplace(options_.progress && !helper_, result_.total_runs, protocol_.selection);
   progress_->runs_done = result_.already_complete;
   run_workers();

@@ -42,6 +42,7 @@ struct SweepOptions {
   std::ostream* log = nullptr;                   // where failed runs and runs left in flight are reported
   RunDispatcher* dispatcher = nullptr;           // several processes share this sweep (MPI); null: this one alone
   bool profile = false;                          // time each phase of the round loop (SweepResult::profiles)
+  bool compact_traces = false;                   // deflate the per-round 0/1 columns (TraceStore::compact_rounds)
 };
 
 struct SweepResult {

@@ -133,28 +133,30 @@ std::string now_iso8601() {
   return buffer;
 }
 
-h5::IntegerColumn encode_round_column(std::string name, const RoundColumn& c) {
+h5::IntegerColumn encode_round_column(std::string name, const RoundColumn& c, h5::Deflate deflate) {
   switch (c.width()) {
     case 1:
-      return c.is_signed() ? h5::encode_integers(std::move(name), c.values<std::int8_t>())
-                           : h5::encode_integers(std::move(name), c.values<std::uint8_t>());
-    case 2: return h5::encode_integers(std::move(name), c.values<std::int16_t>());
-    case 4: return h5::encode_integers(std::move(name), c.values<std::int32_t>());
-    default: return h5::encode_integers(std::move(name), c.values<std::int64_t>());
+      return c.is_signed() ? h5::encode_integers(std::move(name), c.values<std::int8_t>(), deflate)
+                           : h5::encode_integers(std::move(name), c.values<std::uint8_t>(), deflate);
+    case 2: return h5::encode_integers(std::move(name), c.values<std::int16_t>(), deflate);
+    case 4: return h5::encode_integers(std::move(name), c.values<std::int32_t>(), deflate);
+    default: return h5::encode_integers(std::move(name), c.values<std::int64_t>(), deflate);
   }
 }
 
-// A run's per-round columns, narrowed and deflated by the run's own thread before it takes the HDF5 lock.
-std::vector<h5::IntegerColumn> encode_round_columns(const RunRecord& r) {
+// A run's per-round columns, narrowed (and with `deflate_flags` the 0/1 ones deflated) by the run's own thread
+// before it takes the HDF5 lock.
+std::vector<h5::IntegerColumn> encode_round_columns(const RunRecord& r, bool deflate_flags) {
   if (r.y.empty() || !r.error.empty()) return {};
-  // Narrowest types; only the 0/1 columns deflated, where that pays (h5::encode_integers; issue #31).
+  // Narrowest types; a one-valued column as its fill value (h5::encode_integers; issue #31).
+  const h5::Deflate deflate = deflate_flags ? h5::Deflate::flags : h5::Deflate::never;
   std::vector<h5::IntegerColumn> columns;
-  columns.push_back(encode_round_column("row", r.row));
-  columns.push_back(encode_round_column("y", r.y));
-  columns.push_back(encode_round_column("predicted", r.predicted));
-  columns.push_back(encode_round_column("proposed", r.proposed));
-  columns.push_back(encode_round_column("correct", r.correct));
-  columns.push_back(encode_round_column("queried", r.queried));
+  columns.push_back(encode_round_column("row", r.row, deflate));
+  columns.push_back(encode_round_column("y", r.y, deflate));
+  columns.push_back(encode_round_column("predicted", r.predicted, deflate));
+  columns.push_back(encode_round_column("proposed", r.proposed, deflate));
+  columns.push_back(encode_round_column("correct", r.correct, deflate));
+  columns.push_back(encode_round_column("queried", r.queried, deflate));
   return columns;
 }
 
@@ -551,7 +553,7 @@ void TraceStore::abandon(const std::string& id) {
 }
 
 void TraceStore::write(const RunRecord& record) {
-  const std::vector<h5::IntegerColumn> round_columns = encode_round_columns(record);
+  const std::vector<h5::IntegerColumn> round_columns = encode_round_columns(record, deflate_flags_);
   std::unique_lock hdf5(mutex_);  // the HDF5 library is not thread-safe; encoding the columns is
   h5::Handle file = h5::create_memory_file();
   // Whatever happens below, the image is closed under the HDF5 lock.
@@ -624,7 +626,21 @@ void TraceStore::finalize(std::int64_t total_runs) {
     remaining = sources;
   }
   TraceHeader header = TraceHeader::of(protocol_, total_runs, shard_);
-  if (fs::exists(output_)) header.created = TraceHeader::read(output_).created;
+  if (fs::exists(output_)) {
+    const TraceHeader previous = TraceHeader::read(output_);
+    header.created = previous.created;
+    // Nothing new since the output was assembled (a rerun with every run done): it stays as it is.
+    const bool all_in_output = std::all_of(sources.begin(), sources.end(), [&](const auto& entry) {
+      return entry.second.size == 0 && entry.second.file == output_;
+    });
+    if (all_in_output && assembled_.empty() && previous.runs_total == header.runs_total &&
+        previous.shard == header.shard) {
+      if (log_fd_ >= 0) ::close(log_fd_);
+      log_fd_ = -1;
+      fs::remove_all(parts_folder());
+      return;
+    }
+  }
   try {
     // (Counting what is assembled already again: the file size limit needs it, the free space check is stricter.)
     check_room(output_, assembled_bytes_ + bytes_of(remaining), sources.size());

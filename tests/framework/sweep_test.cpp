@@ -90,6 +90,33 @@ TEST_F(Sweep, TracesAreIdenticalWhateverTheThreadCount) {
   EXPECT_TRUE(a == b);
 }
 
+// Whether a dataset of a trace file is deflated.
+bool deflated(const std::filesystem::path& file, const std::string& path) {
+  const h5::Handle f = h5::open_file(file, false);
+  const hid_t dataset = H5Dopen2(f.id(), path.c_str(), H5P_DEFAULT);
+  const hid_t properties = H5Dget_create_plist(dataset);
+  unsigned flags = 0;
+  std::size_t elements = 0;
+  const bool found = H5Pget_filter_by_id2(properties, H5Z_FILTER_DEFLATE, &flags, &elements, nullptr, 0, nullptr,
+                                          nullptr) >= 0;
+  H5Pclose(properties), H5Dclose(dataset);
+  return found;
+}
+
+TEST_F(Sweep, CompactTracesDeflateTheFlagColumnsAndHoldTheSameValues) {
+  const auto plain = run("plain.h5", 2);
+  SweepOptions options;
+  options.threads = 2;
+  options.progress = false;
+  options.output = dir.path() / "compact.h5";
+  options.compact_traces = true;
+  const auto compact = run_sweep(protocol, options);
+  EXPECT_TRUE(read_runs(plain.output) == read_runs(compact.output));
+  EXPECT_FALSE(deflated(plain.output, "runs/000000/rounds/correct"));
+  EXPECT_TRUE(deflated(compact.output, "runs/000000/rounds/correct"));
+  EXPECT_FALSE(deflated(compact.output, "runs/000000/rounds/y"));  // labels are never worth it
+}
+
 TEST_F(Sweep, PerSeedDatasetCopiesGiveIdenticalTracesWhateverTheThreadCount) {
   protocol = parse_protocol(R"({"name": "per_seed",
       "datasets": [{"name": "g", "source": "gaussians", "params": {"n_per_class": 60, "sigma": 0.5},
@@ -133,8 +160,11 @@ TEST_F(Sweep, AnInterruptedSweepKeepsFinishedRunsAndResumes) {
   EXPECT_EQ(second.completed_now, 5);
   EXPECT_TRUE(read_runs(second.output) == whole);
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "resumed.h5.parts"));
+  const auto written = std::filesystem::last_write_time(second.output);
   const auto third = run("resumed.h5", 2);  // nothing left to do
   EXPECT_EQ(third.completed_now, 0);
+  EXPECT_EQ(std::filesystem::last_write_time(second.output), written);  // and the output is not written again
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "resumed.h5.parts"));
   EXPECT_EQ(run("resumed.h5", 2, -1, true).completed_now, 9);  // --force starts afresh
 }
 

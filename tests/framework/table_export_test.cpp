@@ -104,7 +104,7 @@ Stored stored(const h5::Handle& group, const char* name) {
   return s;
 }
 
-TEST(TraceIntegers, StoredInTheNarrowestSignedTypeAndDeflatedOnlyWhereThatPays) {
+TEST(TraceIntegers, StoredInTheNarrowestSignedTypeAndDeflatedOnlyWhereAskedAndThatPays) {
   TempDir dir;
   const h5::Handle file = h5::create_file(dir.path() / "t.h5");
   std::vector<std::int32_t> labels(10000), wide(10000);
@@ -124,7 +124,9 @@ TEST(TraceIntegers, StoredInTheNarrowestSignedTypeAndDeflatedOnlyWhereThatPays) 
   h5::write_integers<std::uint8_t>(file, "constant", constant);
   std::vector<std::uint8_t> flags(10000);
   for (std::size_t i = 0; i < flags.size(); ++i) flags[i] = static_cast<std::uint8_t>((i * 7919) % 13 < 4);
-  h5::write_integers<std::uint8_t>(file, "flags", flags);
+  h5::write_integers<std::uint8_t>(file, "flags", flags, h5::Deflate::flags);
+  h5::write_integers<std::uint8_t>(file, "raw_flags", flags);
+  h5::write_integers<std::int32_t>(file, "labels_flags", labels, h5::Deflate::flags);
   h5::write_integers<std::int64_t>(file, "always", shuffled, h5::Deflate::always);
   h5::write_integers<std::int32_t>(file, "never", std::vector<std::int32_t>(10000, 3), h5::Deflate::never);
 
@@ -137,6 +139,8 @@ TEST(TraceIntegers, StoredInTheNarrowestSignedTypeAndDeflatedOnlyWhereThatPays) 
   expect("labels", 1, true, false);    // 4.7 bits of entropy in 8: deflate would halve it at most
   expect("wide", 4, true, false);      // two values, +-40000: int32; signed columns are never tried
   expect("flags", 1, false, true);     // 0/1 flags: deflate shrinks them several fold
+  expect("raw_flags", 1, false, false);  // unless not asked to (the default)
+  expect("labels_flags", 1, true, false);  // Deflate::flags leaves signed columns alone
   expect("shuffled", 2, true, false);  // < 32768: int16; random
   expect("negative", 1, true, false);  // too short to deflate
   expect("constant", 1, false, false);  // unsigned input keeps its type; one value: stored as the fill value
@@ -158,6 +162,8 @@ TEST(TraceIntegers, StoredInTheNarrowestSignedTypeAndDeflatedOnlyWhereThatPays) 
   EXPECT_EQ(h5::read_vector<std::int64_t>(file, "negative"), (std::vector<std::int64_t>{-1, 0, 1}));
   EXPECT_EQ(h5::read_vector<std::uint8_t>(file, "constant"), constant);
   EXPECT_EQ(h5::read_vector<std::int64_t>(file, "always"), shuffled);
+  EXPECT_EQ(h5::read_vector<std::uint8_t>(file, "flags"), flags);
+  EXPECT_EQ(h5::read_vector<std::uint8_t>(file, "raw_flags"), flags);
 }
 
 }  // namespace
