@@ -297,10 +297,8 @@ std::vector<std::string> attribute_names(const Handle& object) {
   return names;
 }
 
-namespace {
 template <class T>
-void write_vector_as(const Handle& parent, const std::string& name, std::span<const T> values, hid_t stored_as,
-                     bool compress = true, const T* constant = nullptr) {
+void write_vector(const Handle& parent, const std::string& name, std::span<const T> values) {
   const hsize_t size = values.size();
   const hsize_t max_size = H5S_UNLIMITED;
   const Handle space(check(H5Screate_simple(1, &size, &max_size), "creating a dataspace"));
@@ -308,26 +306,19 @@ void write_vector_as(const Handle& parent, const std::string& name, std::span<co
   // Chunks of up to 64 Ki entries: large enough to compress well, small enough to read a window.
   const hsize_t chunk = std::max<hsize_t>(1, std::min<hsize_t>(size, 65536));
   check_status(H5Pset_chunk(properties.id(), 1, &chunk), "setting the chunk size");
-  // A column of one value is stored as the dataset's fill value and no chunk at all: readers get the value back,
-  // and nothing is compressed or copied (a trace's `queried` when every round asks).
-  if (constant) check_status(H5Pset_fill_value(properties.id(), native_type<T>(), constant), "setting a fill value");
-  if (compress && size >= 64 && !constant) {
-    if (H5Tget_size(stored_as) > 1) check_status(H5Pset_shuffle(properties.id()), "enabling shuffle");
+  // Deflated from 64 KiB up only: a run's curve of a few hundred points cost more to deflate and inflate (zlib sets
+  // up some 256 KiB of state each time) than the few kB it saved, 0.03 s of a 200-run sweep's 1.6 s (issue #31).
+  if (size * sizeof(T) >= 65536) {
+    if (sizeof(T) > 1) check_status(H5Pset_shuffle(properties.id()), "enabling shuffle");
     // Level 1: on per-round arrays level 4 made the file 3% smaller for 1.6x the compression time.
     check_status(H5Pset_deflate(properties.id(), 1), "enabling deflate");
   }
-  const Handle dataset(
-      check(H5Dcreate2(parent.id(), name.c_str(), stored_as, space.id(), H5P_DEFAULT, properties.id(), H5P_DEFAULT),
-            "creating dataset '" + name + "'"));
-  if (size > 0 && !constant)
+  const Handle dataset(check(
+      H5Dcreate2(parent.id(), name.c_str(), file_type<T>(), space.id(), H5P_DEFAULT, properties.id(), H5P_DEFAULT),
+      "creating dataset '" + name + "'"));
+  if (size > 0)
     check_status(H5Dwrite(dataset.id(), native_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
                  "writing dataset '" + name + "'");
-}
-}  // namespace
-
-template <class T>
-void write_vector(const Handle& parent, const std::string& name, std::span<const T> values) {
-  write_vector_as(parent, name, values, file_type<T>());
 }
 
 namespace {

@@ -70,7 +70,7 @@ std::int64_t read_int_attribute(const Handle& object, const std::string& name);
 double read_double_attribute(const Handle& object, const std::string& name);
 std::vector<std::string> attribute_names(const Handle& object);
 
-// 1-D datasets of int32, int64, uint8, float or double; chunked with shuffle + deflate when long enough.
+// 1-D datasets of int32, int64, uint8, float or double; chunked, with shuffle + deflate from 64 KiB up.
 template <class T>
 void write_vector(const Handle& parent, const std::string& name, std::span<const T> values);
 // Integers in the narrowest file type that holds all of them (signed input: int8, int16, int32 or int64; unsigned
