@@ -464,7 +464,8 @@ fs::path TraceStore::parts_folder() const { return fs::path(output_.string() + "
 
 TraceStore::TraceStore(fs::path output, const Protocol& protocol, bool force, Shard shard)
     : output_(std::move(output)), lock_(std::in_place, output_), protocol_(protocol), shard_(shard) {
-  // (The lock has made the output's folder.)
+  // (The lock has made the output's folder.) An output a killed sweep was assembling is of no use.
+  fs::remove(fs::path(output_.string() + ".tmp"));
   if (force) {
     fs::remove(output_);
     fs::remove_all(parts_folder());
