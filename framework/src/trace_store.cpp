@@ -1,21 +1,16 @@
-// TraceStore: durable per-run parts, assembled into one HDF5 file.
+// TraceStore: each finished run logged at once (parts_log.hpp), the output assembled from the logs
+// (trace_assembly.hpp); reading what a trace holds; merging traces.
 #include "trace_store.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <bit>
 #include <cerrno>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <ctime>
 #include <map>
 #include <set>
 #include <utility>
@@ -23,113 +18,16 @@
 #include "glimpse/error.hpp"
 #include "hdf5.hpp"
 #include "summary.hpp"
-
-#ifndef GLIMPSE_VERSION_STRING
-#define GLIMPSE_VERSION_STRING "unknown"
-#endif
+#include "trace_assembly.hpp"
 
 namespace glimpse {
 namespace fs = std::filesystem;
 
 namespace {
 
-// A parts log: records one after another, each a LogHeader, the run id, then the payload. The first record, 'P', has
-// the protocol's hash as its payload (and no id); then 'B' a run began, 'A' it was abandoned (interrupted: nothing
-// kept), 'W' it completed and 'F' it failed, each of these two with the run's HDF5 file image as payload (the
-// protocol's hash and runs/<id>), so that readers know a run's status without opening its image. A record goes down
-// in one write(); one cut short by a kill is the log's last, and a failed write is cut off again (ftruncate), so a
-// log is whole records and at most a torn tail, which readers ignore.
-struct LogHeader {
-  char magic[4] = {'G', 'L', 'O', 'G'};
-  char kind = 0;
-  char unused[3] = {};
-  std::uint32_t id_size = 0;
-  std::uint32_t unused_too = 0;
-  std::uint64_t payload_size = 0;
-};
-static_assert(sizeof(LogHeader) == 24 && std::endian::native == std::endian::little);
-constexpr const char* log_extension = ".log";
-
-// Calls `take(kind, id, payload_offset, payload_size)` for each whole record of the log at `path`, in order.
-template <class Take>
-void read_log(const fs::path& path, Take take) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw Error(path.string(), std::string("cannot open the parts log: ") + std::strerror(errno));
-  struct stat info {};
-  const auto size = ::fstat(fd, &info) == 0 ? static_cast<std::uint64_t>(info.st_size) : 0;
-  std::uint64_t at = 0;
-  LogHeader header;
-  std::string id;
-  while (at + sizeof header <= size && ::pread(fd, &header, sizeof header, static_cast<off_t>(at)) == sizeof header &&
-         std::memcmp(header.magic, "GLOG", 4) == 0 && header.id_size <= 4096) {
-    const std::uint64_t payload = at + sizeof header + header.id_size;
-    if (payload + header.payload_size > size) break;  // the torn tail
-    id.resize(header.id_size);
-    if (::pread(fd, id.data(), id.size(), static_cast<off_t>(at + sizeof header)) != static_cast<ssize_t>(id.size()))
-      break;
-    take(header.kind, id, payload, header.payload_size);
-    at = payload + header.payload_size;
-  }
-  ::close(fd);
-}
-
-// The run image at `source`, read from its log.
-std::vector<char> read_log_image(const RunSource& source) {
-  std::vector<char> image(source.size);
-  const int fd = ::open(source.file.c_str(), O_RDONLY | O_CLOEXEC);
-  const bool read = fd >= 0 && ::pread(fd, image.data(), image.size(), static_cast<off_t>(source.offset)) ==
-                                   static_cast<ssize_t>(image.size());
-  if (fd >= 0) ::close(fd);
-  if (!read) throw Error(source.file.string(), "cannot read a run's image at byte " + std::to_string(source.offset));
-  return image;
-}
-
-// Refuses to start writing `bytes` more to the folder of `output` when they cannot fit: the file system's free
-// space for this user, and the process's file size limit (`ulimit -f`). Checked before HDF5 writes, since HDF5
-// 1.10 can crash (in H5Ocopy) after a failed write instead of reporting it.
-void check_room(const fs::path& output, std::uintmax_t bytes, std::size_t finished_runs) {
-  const auto size_text = [](double b) {
-    char text[32];
-    if (b < 1e6)
-      std::snprintf(text, sizeof text, "%.0f kB", b / 1e3);
-    else
-      std::snprintf(text, sizeof text, b < 1e9 ? "%.1f MB" : "%.2f GB", b < 1e9 ? b / 1e6 : b / 1e9);
-    return std::string(text);
-  };
-  const std::string keep = finished_runs == 0
-                               ? ""
-                               : "; the " + std::to_string(finished_runs) + " finished runs stay in " +
-                                     output.string() + ".parts, and rerunning the same command writes the file";
-  // Room for the new file beside the old one, with a margin for HDF5's own structures.
-  const auto needed = static_cast<double>(bytes) * 1.05 + 65536;
-  struct statvfs room {};
-  const fs::path folder = output.has_parent_path() ? output.parent_path() : fs::path(".");
-  if (::statvfs(folder.c_str(), &room) == 0) {
-    const double free = static_cast<double>(room.f_bavail) * static_cast<double>(room.f_frsize);
-    if (free < needed)
-      throw Error(output.string(), "not enough disk space to write the output: it needs about " + size_text(needed) +
-                                       ", " + folder.string() + " has " + size_text(free) + " free" + keep);
-  }
-  struct rlimit limit {};
-  if (::getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
-      static_cast<double>(limit.rlim_cur) < needed)
-    throw Error(output.string(), "the output needs about " + size_text(needed) +
-                                     ", more than this process may write to one file (" +
-                                     size_text(static_cast<double>(limit.rlim_cur)) + ", ulimit -f)" + keep);
-}
-
 std::string hash_text(std::uint64_t hash) {
   char buffer[17];
   std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(hash));
-  return buffer;
-}
-
-std::string now_iso8601() {
-  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm utc{};
-  gmtime_r(&t, &utc);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &utc);
   return buffer;
 }
 
@@ -342,96 +240,6 @@ TraceContents read_trace_contents(const fs::path& output, const std::string& exp
   return contents;
 }
 
-// An output being written under a temporary name: runs copied in, then the header and the tables, then renamed.
-// Destroyed unfinished, it removes the temporary file.
-class TraceAssembly {
- public:
-  explicit TraceAssembly(const fs::path& output) : output_(output), temporary_(output.string() + ".tmp") {
-    file_ = h5::create_file(temporary_);
-    h5::create_group(file_, "runs");
-  }
-  ~TraceAssembly() {
-    if (!file_) return;
-    file_.close();
-    std::error_code ignored;
-    fs::remove(temporary_, ignored);
-  }
-  TraceAssembly(const TraceAssembly&) = delete;
-  TraceAssembly& operator=(const TraceAssembly&) = delete;
-
-  // Copies runs/<id> and reads its summary and curves there, from the source (on the run's thread when assemble_now
-  // calls it), rather than from the whole output at the end.
-  void copy(const h5::Handle& from, const std::string& id) {
-    const std::string path = "runs/" + id;
-    h5::copy_object(from, path, file_, path);
-    summaries_[id] = read_run_summary(h5::open_group(from, path), id, true);
-  }
-  void copy(const std::map<std::string, RunSource>& sources) {
-    fs::path open_path;  // the whole file `source` has open
-    h5::Handle source;
-    for (const auto& [id, where] : sources) {
-      if (where.size > 0) {
-        source = h5::open_file_image(read_log_image(where));
-        open_path.clear();
-      } else if (where.file != open_path) {
-        source = h5::open_file(where.file, false);
-        open_path = where.file;
-      }
-      copy(source, id);
-    }
-  }
-  void finish(const TraceHeader& header) {
-    h5::write_attribute(file_, "schema_version", std::string(trace_schema_version));
-    h5::write_attribute(file_, "glimpse_version", std::string(GLIMPSE_VERSION_STRING));
-    h5::write_attribute(file_, "created", header.created.empty() ? now_iso8601() : header.created);
-    h5::write_attribute(file_, "updated", now_iso8601());
-    h5::write_attribute(file_, "protocol_name", header.protocol_name);
-    h5::write_attribute(file_, "protocol_file", header.protocol_file);
-    h5::write_attribute(file_, "protocol_hash", header.protocol_hash);
-    h5::write_attribute(file_, "selection_metric", header.selection_metric);
-    h5::write_attribute(file_, "selection_goal", header.selection_goal);
-    h5::write_attribute(file_, "selection_per_seed", header.selection_per_seed);
-    h5::write_attribute(file_, "runs_total", header.runs_total);
-    if (!header.shard.empty()) h5::write_attribute(file_, "shard", header.shard);
-    h5::write_text(file_, "protocol", header.protocol_text);
-    std::vector<RunSummary> summaries;  // in run id order, as read_run_summaries gives them
-    for (auto& [id, summary] : summaries_) summaries.push_back(std::move(summary));
-    const auto complete =
-        std::count_if(summaries.begin(), summaries.end(), [](const RunSummary& r) { return r.status == "complete"; });
-    h5::write_attribute(file_, "runs_complete", static_cast<std::int64_t>(complete));
-    h5::write_attribute(file_, "runs_failed", static_cast<std::int64_t>(summaries.size() - complete));
-    write_summary_table(file_, summaries);
-    const bool maximize = header.selection_goal == "max";
-    write_curve_summary(file_, summaries, header.selection_metric, maximize);
-    h5::close_file(file_);
-    fs::rename(temporary_, output_);
-  }
-
- private:
-  fs::path output_, temporary_;
-  h5::Handle file_;
-  std::map<std::string, RunSummary> summaries_;
-};
-
-namespace {
-std::uintmax_t bytes_of(const std::map<std::string, RunSource>& sources) {
-  std::set<fs::path> whole_files;
-  std::uintmax_t bytes = 0;
-  for (const auto& [id, source] : sources) {
-    bytes += source.size;
-    if (source.size == 0) whole_files.insert(source.file);
-  }
-  for (const auto& path : whole_files) bytes += fs::file_size(path);
-  return bytes;
-}
-}  // namespace
-
-void assemble_trace(const fs::path& output, const TraceHeader& header, const std::map<std::string, RunSource>& sources) {
-  check_room(output, bytes_of(sources), sources.size());
-  TraceAssembly assembly(output);
-  assembly.copy(sources);
-  assembly.finish(header);
-}
 
 OutputLock::OutputLock(const fs::path& output) : path_(output.string() + ".lock") {
   if (output.has_parent_path()) fs::create_directories(output.parent_path());
@@ -463,7 +271,11 @@ OutputLock::~OutputLock() {
 fs::path TraceStore::parts_folder() const { return fs::path(output_.string() + ".parts"); }
 
 TraceStore::TraceStore(fs::path output, const Protocol& protocol, bool force, Shard shard)
-    : output_(std::move(output)), lock_(std::in_place, output_), protocol_(protocol), shard_(shard) {
+    : output_(std::move(output)),
+      lock_(std::in_place, output_),
+      protocol_(protocol),
+      shard_(shard),
+      log_(parts_folder(), protocol_hash_text(protocol)) {
   // (The lock has made the output's folder.) An output a killed sweep was assembling is of no use.
   fs::remove(fs::path(output_.string() + ".tmp"));
   if (force) {
@@ -484,73 +296,19 @@ TraceStore::TraceStore(fs::path output, const Protocol& protocol, bool force, Sh
 }
 
 TraceStore::TraceStore(fs::path output, const Protocol& protocol, Helper)
-    : output_(std::move(output)), protocol_(protocol) {}
+    : output_(std::move(output)), protocol_(protocol), log_(parts_folder(), protocol_hash_text(protocol)) {}
 
-TraceStore::~TraceStore() {
-  if (log_fd_ >= 0) ::close(log_fd_);
-}
+TraceStore::~TraceStore() = default;
 
-RunSource TraceStore::append(char kind, const std::string& id, std::span<const char> payload) {
-  if (log_fd_ < 0) {
-    // A log of this process's own, never one an earlier sweep left (whose tail may be torn).
-    for (int k = 0; log_fd_ < 0; ++k) {
-      log_path_ = parts_folder() / (std::to_string(::getpid()) + "-" + std::to_string(k) + log_extension);
-      log_fd_ = ::open(log_path_.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_APPEND | O_CLOEXEC, 0644);
-      if (log_fd_ < 0 && errno != EEXIST)
-        throw Error(log_path_.string(), std::string("cannot create the sweep's parts log: ") + std::strerror(errno));
-    }
-    log_size_ = 0;
-    const std::string hash = protocol_hash_text(protocol_);
-    append('P', "", hash);
-  }
-  LogHeader header;
-  header.kind = kind;
-  header.id_size = static_cast<std::uint32_t>(id.size());
-  header.payload_size = payload.size();
-  iovec pieces[3] = {{&header, sizeof header},
-                     {const_cast<char*>(id.data()), id.size()},
-                     {const_cast<char*>(payload.data()), payload.size()}};
-  const std::uint64_t total = sizeof header + id.size() + payload.size();
-  std::uint64_t written = 0;
-  while (written < total) {
-    // A short write (a signal, a full disk) continues where it stopped: skip what went down already.
-    iovec rest[3];
-    int count = 0;
-    std::uint64_t skip = written;
-    for (const auto& piece : pieces) {
-      if (skip >= piece.iov_len) {
-        skip -= piece.iov_len;
-        continue;
-      }
-      rest[count++] = {static_cast<char*>(piece.iov_base) + skip, piece.iov_len - skip};
-      skip = 0;
-    }
-    const ssize_t n = ::writev(log_fd_, rest, count);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const int error = n < 0 ? errno : EIO;
-      if (::ftruncate(log_fd_, static_cast<off_t>(log_size_)) != 0) {
-        // The torn record stays; readers stop there, and so must this log: later records go to a new one.
-        ::close(log_fd_);
-        log_fd_ = -1;
-      }
-      throw Error(log_path_.string(), std::string("cannot write a finished run's record: ") + std::strerror(error));
-    }
-    written += static_cast<std::uint64_t>(n);
-  }
-  const RunSource payload_place{log_path_, log_size_ + sizeof header + id.size(), payload.size()};
-  log_size_ += total;
-  return payload_place;
-}
 
 void TraceStore::begin(const std::string& id) {
   std::lock_guard lock(log_mutex_);
-  append('B', id, {});
+  log_.append('B', id, {});
 }
 
 void TraceStore::abandon(const std::string& id) {
   std::lock_guard lock(log_mutex_);
-  append('A', id, {});
+  log_.append('A', id, {});
 }
 
 void TraceStore::write(const RunRecord& record) {
@@ -571,10 +329,10 @@ void TraceStore::write(const RunRecord& record) {
     hdf5.unlock();
     std::lock_guard log(log_mutex_);
     try {
-      logged = append(record.error.empty() ? 'W' : 'F', record.id, image);
+      logged = log_.append(record.error.empty() ? 'W' : 'F', record.id, image);
     } catch (...) {
       try {
-        append('A', record.id, {});  // not in flight any more: it finished, and its record could not be written
+        log_.append('A', record.id, {});  // not in flight any more: it finished, and its record could not be written
       } catch (const Error&) {
       }
       throw;
@@ -636,8 +394,7 @@ void TraceStore::finalize(std::int64_t total_runs) {
     });
     if (all_in_output && assembled_.empty() && previous.runs_total == header.runs_total &&
         previous.shard == header.shard) {
-      if (log_fd_ >= 0) ::close(log_fd_);
-      log_fd_ = -1;
+      log_.close();
       fs::remove_all(parts_folder());
       return;
     }
@@ -655,8 +412,7 @@ void TraceStore::finalize(std::int64_t total_runs) {
   }
   assembly_.reset();
   assembled_.clear();
-  if (log_fd_ >= 0) ::close(log_fd_);
-  log_fd_ = -1;
+  log_.close();
   fs::remove_all(parts_folder());
 }
 

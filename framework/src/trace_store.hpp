@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "parts_log.hpp"
 #include "protocol.hpp"
 #include "shard.hpp"
 
@@ -125,13 +126,6 @@ struct TraceHeader {
 // The text form of a protocol's hash, as trace files store it.
 std::string protocol_hash_text(const Protocol& protocol);
 
-// Where a run's group lies: in a whole HDF5 file (an assembled output: `size` 0), or in a parts log as the file
-// image of `size` bytes at `offset`.
-struct RunSource {
-  std::filesystem::path file;
-  std::uint64_t offset = 0, size = 0;
-};
-
 // What a trace holds: its assembled file plus the parts folder a running or killed sweep leaves beside it.
 struct TraceContents {
   std::map<std::string, RunSource> complete;  // run id -> where it is
@@ -215,13 +209,10 @@ class TraceStore {
   std::set<std::string> completed_, in_flight_before_;
   bool deflate_flags_ = false;
   std::mutex mutex_;
-  // This process's log in the parts folder, opened at its first record; appended under log_mutex_ (not mutex_, the
-  // HDF5 library's, so that one run's record goes down while another run's image is built).
+  // This process's log in the parts folder; appended under log_mutex_ (not mutex_, the HDF5 library's, so that one
+  // run's record goes down while another run's image is built).
   std::mutex log_mutex_;
-  int log_fd_ = -1;
-  std::filesystem::path log_path_;
-  std::uint64_t log_size_ = 0;
-  RunSource append(char kind, const std::string& id, std::span<const char> payload);  // where the payload went
+  PartsLog log_;
   // The output being assembled while the sweep runs (under mutex_): the runs this process logged, copied in as they
   // finish; finalize adds the rest.
   std::unique_ptr<TraceAssembly> assembly_;

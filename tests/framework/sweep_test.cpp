@@ -60,20 +60,22 @@ class Sweep : public ::testing::Test {
  protected:
   Protocol protocol = parse_protocol(protocol_text, "sweep.json", ".", registry());
   TempDir dir;
-  SweepResult run(const std::string& name, int threads, std::int64_t stop_after = -1, bool force = false) {
+  // A quiet sweep of `protocol` into `name` in the test's folder.
+  SweepOptions options_for(const std::string& name, int threads) {
     SweepOptions options;
     options.threads = threads;
     options.progress = false;
     options.output = dir.path() / name;
+    return options;
+  }
+  SweepResult run(const std::string& name, int threads, std::int64_t stop_after = -1, bool force = false) {
+    SweepOptions options = options_for(name, threads);
     options.stop_after = stop_after;
     options.force = force;
     return run_sweep(protocol, options);
   }
   SweepResult run_shard(const std::string& name, Shard shard, std::int64_t stop_after = -1) {
-    SweepOptions options;
-    options.threads = 2;
-    options.progress = false;
-    options.output = dir.path() / name;
+    SweepOptions options = options_for(name, 2);
     options.stop_after = stop_after;
     options.shard = shard;
     return run_sweep(protocol, options);
@@ -105,10 +107,7 @@ bool deflated(const std::filesystem::path& file, const std::string& path) {
 
 TEST_F(Sweep, CompactTracesDeflateTheFlagColumnsAndHoldTheSameValues) {
   const auto plain = run("plain.h5", 2);
-  SweepOptions options;
-  options.threads = 2;
-  options.progress = false;
-  options.output = dir.path() / "compact.h5";
+  SweepOptions options = options_for("compact.h5", 2);
   options.compact_traces = true;
   const auto compact = run_sweep(protocol, options);
   EXPECT_TRUE(read_runs(plain.output) == read_runs(compact.output));
@@ -377,10 +376,7 @@ TEST_F(Sweep, SummaryTableAndSelection) {
 }
 
 TEST_F(Sweep, ProfileChargesEveryRoundToItsPhasesAndChangesNoResult) {
-  SweepOptions options;
-  options.threads = 2;
-  options.progress = false;
-  options.output = dir.path() / "profiled.h5";
+  SweepOptions options = options_for("profiled.h5", 2);
   options.profile = true;
   const auto profiled = run_sweep(protocol, options);
   const auto plain = run("plain.h5", 2);

@@ -1,0 +1,46 @@
+// Assembling a trace file: runs copied in from the output, parts logs or other traces, then the header and the
+// /summary and /curve_summary tables, written under a temporary name and renamed.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "hdf5.hpp"
+#include "parts_log.hpp"
+#include "summary.hpp"
+
+namespace glimpse {
+
+struct TraceHeader;
+
+// Refuses (Error) to start writing `bytes` more to the folder of `output` when they cannot fit: the file system's
+// free space for this user, and the process's file size limit (`ulimit -f`). `finished_runs` > 0 adds where they
+// stay to the message.
+void check_room(const std::filesystem::path& output, std::uintmax_t bytes, std::size_t finished_runs);
+// The bytes the sources' runs take (whole files counted once).
+std::uintmax_t bytes_of(const std::map<std::string, RunSource>& sources);
+
+// An output being written under "<output>.tmp". Destroyed unfinished, it removes the temporary file.
+class TraceAssembly {
+ public:
+  explicit TraceAssembly(const std::filesystem::path& output);
+  ~TraceAssembly();
+  TraceAssembly(const TraceAssembly&) = delete;
+  TraceAssembly& operator=(const TraceAssembly&) = delete;
+
+  // Copies runs/<id> and reads its summary and curves there, from the source (on the run's thread when the store
+  // copies a run as it finishes), rather than from the whole output at the end.
+  void copy(const h5::Handle& from, const std::string& id);
+  void copy(const std::map<std::string, RunSource>& sources);
+  // The header and the tables; closes and renames.
+  void finish(const TraceHeader& header);
+
+ private:
+  std::filesystem::path output_, temporary_;
+  h5::Handle file_;
+  std::map<std::string, RunSummary> summaries_;
+};
+
+}  // namespace glimpse
