@@ -235,9 +235,11 @@ void write_curve_summary(const h5::Handle& file, const std::vector<RunSummary>& 
       // accurate for large values with small spread (mistake counts); rounds in increasing order.
       std::vector<std::pair<std::string, std::map<std::int64_t, std::array<double, 3>>>> curves;
       for (const auto* run : members)
-        for (const auto& [name, round, value] : run->curves) {
-          auto c = std::find_if(curves.begin(), curves.end(), [&](const auto& x) { return x.first == name; });
-          if (c == curves.end()) c = curves.insert(curves.end(), {name, {}});
+        for (const auto& curve : run->curves) {  // (not a structured binding: clang 15 cannot capture one)
+          auto c = std::find_if(curves.begin(), curves.end(), [&](const auto& x) { return x.first == curve.name; });
+          if (c == curves.end()) c = curves.insert(curves.end(), {curve.name, {}});
+          const auto& round = curve.rounds;
+          const auto& value = curve.values;
           auto hint = c->second.begin();  // a run's rounds come in increasing order: each insert lands at the end
           for (std::size_t i = 0; i < round.size() && i < value.size(); ++i) {
             hint = c->second.try_emplace(hint, round[i]);
