@@ -47,9 +47,11 @@ GLIMPSE_LEARNERS = {
     "banditron": {"name": "banditron", "grid": {"gamma": [0.01, 0.02, 0.05, 0.1, 0.2, 0.4]}},
     "bpa": {"name": "bpa", "grid": {"gamma": [0.01, 0.02, 0.05, 0.1, 0.2, 0.4]}},
     "confidit": {"name": "confidit", "grid": {"eta": [0.0001, 0.001, 0.01, 0.1, 1, 10, 100, 1000, 10000, 100000]}},
-    "squarecb": {"name": "squarecb", "grid": {"gamma_scale": [10, 100, 500, 1000], "eta": [0.1, 0.5]}},
+    "squarecb": {"name": "squarecb", "grid": {"gamma_scale": [1, 10, 100, 500, 1000], "eta": [0.1, 0.5],
+                                             "update": ["adagrad", "normalized"]}},
     "soba": {"name": "soba", "grid": {"gamma": [0.01, 0.05, 0.1, 0.2], "a": [0.1, 1]}},
-    "newtron": {"name": "newtron", "grid": {"gamma": [0.01, 0.1], "alpha": [1, 10, 100], "beta": [0.001, 0.01]}},
+    "newtron": {"name": "newtron", "grid": {"gamma": [0.01, 0.1], "alpha": [1, 10, 100], "beta": [0.001, 0.01],
+                                           "D": [1, 10], "projection": ["none", "ball"]}},
     "gaptron": {"name": "gaptron", "grid": {"gamma": [0.01, 0.05, 0.2], "eta": [0.1, 1, 10]}},
     "gappletron": {"name": "gappletron", "grid": {"gamma": [0.01, 0.05, 0.2], "B": [1, 10, 100]}},
     "explorer: epsilon-greedy around arow": {"name": "explorer", "params": {"base": "arow", "rule": "epsilon_greedy"},
@@ -58,23 +60,29 @@ GLIMPSE_LEARNERS = {
                                           "grid": {"gamma": [10, 100, 1000], "base.r": [0.1, 1]}},
     "perceptron (full labels)": {"name": "perceptron", "full": True},
     "spa (full labels)": {"name": "spa", "full": True},
-    "arow (full labels)": {"name": "arow", "full": True, "grid": {"r": [0.01, 0.1, 1, 10]}},
+    "arow (full labels)": {"name": "arow", "full": True, "grid": {"r": [0.01, 0.1, 1, 10, 100]}},
+    "scw (full labels)": {"name": "scw", "full": True,
+                          "grid": {"phi": [0.5, 1, 2], "C": [0.1, 1, 10], "variant": ["I", "II"]}},
+    "oaa (full labels)": {"name": "oaa", "full": True, "grid": {"eta": [0.1, 0.5, 1]}},
 }
 # glimpse learners that implement what a VW setting does, for the speed ratio the issues ask for.
-SAME_METHOD = {"banditron": "epsilon-greedy", "squarecb": "squarecb"}
+SAME_METHOD = {"banditron": "epsilon-greedy", "squarecb": "squarecb", "oaa (full labels)": "oaa (full labels)"}
 
 
 def vw_settings(k):
-    """VW's settings: family -> list of (grid label, options)."""
-    return {
+    """VW's settings: family -> list of (grid label, options); each with VW's constant feature and without it."""
+    settings = {
         "epsilon-greedy": [(f"epsilon {e}", f"--cbify {k} --epsilon {e}") for e in (0.01, 0.02, 0.05, 0.1, 0.2)],
         "squarecb": [(f"gamma_scale {g}", f"--cbify {k} --cb_explore_adf --squarecb --gamma_scale {g}")
-                     for g in (10, 100, 500, 1000)],
+                     for g in (1, 10, 100, 500, 1000)],
         "cover": [("cover 4", f"--cbify {k} --cover 4")],
         "bag": [("bag 4", f"--cbify {k} --bag 4")],
         "regcb": [("regcb", f"--cbify {k} --cb_explore_adf --regcb")],
         "oaa (full labels)": [("oaa", f"--oaa {k}")],
     }
+    return {family: [variant for label, options in grid
+                     for variant in ((label, options), (f"{label}, --noconstant", f"{options} --noconstant"))]
+            for family, grid in settings.items()}
 
 
 def run(command, **kwargs):
@@ -159,8 +167,9 @@ class Comparison:
         return accuracies
 
     # --- glimpse ------------------------------------------------------------------------------------------------
-    def protocol(self, name, learners, orders, label):
-        """A sweep of `learners` (label -> entry) over the given orders' dataset files, in file order."""
+    def protocol(self, name, learners, orders, label, constant):
+        """A sweep of `learners` (label -> entry) over the given orders' dataset files, in file order; with
+        `constant`, each row gets a constant feature 1 (the bias transform), as VW's rows do by default."""
         entries = []
         for learner_label, learner in learners.items():
             entry = {"name": learner["name"], "as": learner_label}
@@ -172,7 +181,8 @@ class Comparison:
             entries.append(entry)
         return {
             "name": f"compare_vw_{name}_{label}",
-            "datasets": [{"name": f"{name}_o{seed}"} for seed in orders],
+            "datasets": [{"name": f"{name}_o{seed}", **({"transforms": [{"name": "bias"}]} if constant else {})}
+                         for seed in orders],
             "order": "file",
             "oracle": {"name": "bandit"},
             "learners": entries,
@@ -181,45 +191,49 @@ class Comparison:
             "seeds": 1,
         }
 
-    def glimpse_accuracies(self, name, k):
-        """{(label, params json): {seed: accuracy}} and failed runs per label, from one sweep over every order."""
-        path = os.path.join(self.work, f"{name}_sweep.json")
-        with open(path, "w") as f:
-            json.dump(self.protocol(name, GLIMPSE_LEARNERS, self.orders, "sweep"), f, indent=1)
-        out = os.path.join(self.work, f"{name}_sweep.h5")
-        result = subprocess.run([self.glimpse, "run", path, "-o", out, "--quiet", "--force", "-j", str(self.args.jobs)],
-                                capture_output=True, text=True, env=self.env)
-        if not os.path.exists(out):
-            raise SystemExit(f"compare_vw: glimpse run {path} failed:\n{result.stderr}")
+    def glimpse_accuracies(self, name):
+        """{(label, params json, constant): {seed: accuracy}} and failed runs per label, from two sweeps over every
+        order: without and with a constant feature."""
         accuracies, failed = {}, {}
-        with h5py.File(out, "r") as f:
-            for row in f["summary"][()]:
-                label = row["label"].decode()
-                if row["status"].decode() != "complete":
-                    failed[label] = failed.get(label, 0) + 1
-                    continue
-                seed = int(row["dataset"].decode().rsplit("_o", 1)[1])
-                params = {k: v for k, v in json.loads(row["params"].decode()).items() if not k.endswith("precision")}
-                key = (label, json.dumps(params, sort_keys=True))
-                accuracies.setdefault(key, {})[seed] = float(row["online_accuracy"])
+        for constant in (False, True):
+            path = os.path.join(self.work, f"{name}_sweep_constant{int(constant)}.json")
+            with open(path, "w") as f:
+                json.dump(self.protocol(name, GLIMPSE_LEARNERS, self.orders, "sweep", constant), f, indent=1)
+            out = path[:-len(".json")] + ".h5"
+            result = subprocess.run([self.glimpse, "run", path, "-o", out, "--quiet", "--force",
+                                     "-j", str(self.args.jobs)], capture_output=True, text=True, env=self.env)
+            if not os.path.exists(out):
+                raise SystemExit(f"compare_vw: glimpse run {path} failed:\n{result.stderr}")
+            with h5py.File(out, "r") as f:
+                for row in f["summary"][()]:
+                    label = row["label"].decode()
+                    if row["status"].decode() != "complete":
+                        failed[label] = failed.get(label, 0) + 1
+                        continue
+                    seed = int(row["dataset"].decode().rsplit("_o", 1)[1])
+                    params = {k: v for k, v in json.loads(row["params"].decode()).items()
+                              if not k.endswith("precision")}
+                    key = (label, json.dumps(params, sort_keys=True), constant)
+                    accuracies.setdefault(key, {})[seed] = float(row["online_accuracy"])
         return accuracies, failed
 
-    def glimpse_timing_protocol(self, name, label, params):
-        path = os.path.join(self.work, f"{name}_time_{len(os.listdir(self.work))}.json")
+    def glimpse_timing_protocol(self, name, label, params, constant):
+        path = os.path.join(self.work, f"{name}_time_{re.sub(r'[^A-Za-z0-9]+', '_', label)}.json")
         learner = dict(GLIMPSE_LEARNERS[label], params=params, grid=None)
-        protocol = self.protocol(name, {label: learner}, [1], "time")
+        protocol = self.protocol(name, {label: learner}, [1], "time", constant)
         with open(path, "w") as f:
             json.dump(protocol, f)
         return [self.glimpse, "run", path, "-o", os.path.join(self.work, "timing.h5"), "--quiet", "--force", "-j", "1"]
 
     # --- selection ----------------------------------------------------------------------------------------------
-    def choose(self, accuracies, group_of):
-        """Per group, the grid point with the best mean over the selection orders; its reported-order results."""
+    def choose(self, accuracies):
+        """Per learner (key[0]), the grid point with the best mean over the selection orders; its reported-order
+        results."""
         chosen = {}
         for key, by_seed in accuracies.items():
             if any(s not in by_seed for s in self.orders):
                 continue  # a failed run: this grid point cannot be compared
-            group = group_of(key)
+            group = key[0]
             selection = float(np.mean([by_seed[s] for s in self.selecting]))
             if group not in chosen or selection > chosen[group]["selection"]:
                 chosen[group] = {"key": key, "selection": selection, "reported": [by_seed[s] for s in self.reported]}
@@ -229,19 +243,20 @@ class Comparison:
         n, d, k = self.write_orders(name)
         started = time.perf_counter()
         result = {"name": name, "n": n, "d": d, "K": k}
-        glimpse_acc, result["glimpse_failed_runs"] = self.glimpse_accuracies(name, k)
-        result["glimpse"] = self.choose(glimpse_acc, lambda key: key[0])
+        glimpse_acc, result["glimpse_failed_runs"] = self.glimpse_accuracies(name)
+        result["glimpse"] = self.choose(glimpse_acc)
         if self.vw:
-            result["vw"] = self.choose(self.vw_accuracies(name, k), lambda key: key[0])
-            result["timing"] = self.timing(name, n, k, result)
+            result["vw"] = self.choose(self.vw_accuracies(name, k))
+            result["timing"] = self.timing(name, k, result)
         result["seconds"] = time.perf_counter() - started
         return result
 
-    def timing(self, name, n, k, result):
+    def timing(self, name, k, result):
         """Whole-process seconds at each chosen grid point on order 1, REPEATS interleaved runs, medians."""
         commands = {}
         for label, chosen in result["glimpse"].items():
-            commands[("glimpse", label)] = (self.glimpse_timing_protocol(name, label, json.loads(chosen["key"][1])),
+            _, params, constant = chosen["key"]
+            commands[("glimpse", label)] = (self.glimpse_timing_protocol(name, label, json.loads(params), constant),
                                             self.env)
         for family, chosen in result["vw"].items():
             options = dict(vw_settings(k)[family])[chosen["key"][1]]
@@ -259,9 +274,10 @@ def percent(values):
     return f"{100 * m:.1f} ({100 * s:.1f})"
 
 
-def describe_params(params_json):
+def describe_params(params_json, constant):
     params = json.loads(params_json)
-    return ", ".join(f"{k} {json.dumps(v)}" for k, v in params.items()) or "defaults"
+    described = ", ".join(f"{k} {json.dumps(v)}" for k, v in params.items()) or "defaults"
+    return described + (", constant feature" if constant else "")
 
 
 def write_page(path, results, args, command, versions, seconds, invoked_as=None):
@@ -278,15 +294,17 @@ def write_page(path, results, args, command, versions, seconds, invoked_as=None)
         f"for both tools (VW reads text features named f1, f2, ...; glimpse a dataset file). "
         f"Accuracy: proposed labels right over one pass, mean (std) over the {args.orders} reported orders; each "
         f"learner's grid point (and VW setting's) is the one with the best mean on {args.selection_orders} other "
-        f"orders, so no figure chose its own grid point. VW runs with its defaults otherwise (a constant feature, "
-        f"`-b 18` hashing); glimpse's learners have no constant feature.",
+        f"orders, so no figure chose its own grid point. Whether rows carry a constant feature is part of each side's "
+        f"grid point: VW's default (constant) or `--noconstant`; glimpse without one or with the bias transform "
+        f"appending 1 to each row after the scaling (\"constant feature\" in the chosen setting). VW runs with its "
+        f"defaults otherwise (`-b 18` hashing).",
         "",
     ]
     for r in results:
         lines += [f"## {r['name']} (n = {r['n']}, d = {r['d']}, K = {r['K']})", ""]
         rows = []
         for label, chosen in r["glimpse"].items():
-            rows.append(("glimpse", label, describe_params(chosen["key"][1]), chosen["reported"],
+            rows.append(("glimpse", label, describe_params(*chosen["key"][1:]), chosen["reported"],
                          GLIMPSE_LEARNERS[label].get("full", False), f"glimpse|{label}"))
         for family, chosen in r.get("vw", {}).items():
             rows.append(("VW", family, chosen["key"][1], chosen["reported"], "full" in family, f"vw|{family}"))

@@ -28,7 +28,7 @@ PATH=/usr/bin:/bin VW= "$SOURCE_DIR/benchmarks/compare_vw.sh" "${options[@]}" --
 grep -q "skipping VW" "$work/without.err" || fail "no skip message: $(cat "$work/without.err")"
 for learner in cspa banditron bpa confidit squarecb soba newtron gaptron gappletron "explorer: epsilon-greedy around arow" \
   "explorer: inverse gap around arow" "perceptron \\(full labels\\)" "arow \\(full labels\\)" \
-  "spa \\(full labels\\)"; do
+  "spa \\(full labels\\)" "scw \\(full labels\\)" "oaa \\(full labels\\)"; do
   grep -qE "^\| glimpse \| $learner \| [^|]+ \| [0-9.]+ \([0-9.]+\) \| - \| - \|$" "$work/without.md" ||
     fail "no glimpse $learner row: $(cat "$work/without.md")"
 done

@@ -94,6 +94,85 @@ TEST(SquareCb, RightProposalOfZeroEstimatedCostChangesNothing) {
     for (double v : column) EXPECT_EQ(v, 0.0);
 }
 
+TEST(SquareCb, NormalizedStepHandComputedRound) {
+  // K = 3, x = (1, 2), proposal 1 wrong (cost 1), estimate 0. G = 4 (1, 4), N = (1, 2), r = (1/2, 1/8);
+  // multiplier sqrt(1 step / sum (x/N)^2 = 2) = 1/sqrt2, s = sum x^2 r / sqrt2 = 1/sqrt2; the step moves the
+  // estimate to 1 - exp(-2 eta s) = 1 - exp(-1/sqrt2) with w_1 proportional to x_j r_j = (1/2, 1/4).
+  auto learner = make<Learner>("squarecb", {{"update", "normalized"}, {"precision", "double"}});
+  learner->reset({10, 2, 3}, 7);
+  const DenseRow x({1, 2});
+  Prediction pred = prediction_for(3);
+  learner->predict(x.view(), pred);
+  pred.proposed = 1;
+  learner->learn(x.view(), pred, CorrectnessFeedback{false});
+  const double moved = 1 - std::exp(-1 / std::sqrt(2.0));
+  const auto w = columns_of(*learner, 3);
+  EXPECT_NEAR(-w[0][1], moved / 2, 1e-12);
+  EXPECT_NEAR(-w[1][1], moved / 4, 1e-12);
+  learner->evaluate(x.view(), pred);
+  EXPECT_NEAR(-pred.scores[1], moved, 1e-12);
+  EXPECT_EQ(pred.scores[0], 0.0);
+}
+
+// VW's normalised step does not depend on a feature's scale: the same stream with feature j multiplied by c_j
+// (powers of two, so that every product is exact) gives the same scores to the last bit.
+void expect_scale_free(const std::string& name, const std::map<std::string, std::string>& params, bool bandit) {
+  auto plain = make<Learner>(name, params), scaled = make<Learner>(name, params);
+  const int k = 4;
+  plain->reset({10, 3, k}, 5);
+  scaled->reset({10, 3, k}, 5);
+  Rng rng(11);
+  const std::array<double, 3> c{8, 0.125, 1};
+  for (int t = 0; t < 300; ++t) {
+    std::vector<Feature> row(3), row_scaled(3);
+    for (int j = 0; j < 3; ++j) {
+      row[j] = static_cast<Feature>(rng.uniform() * 2 - 1) * (t % 7 == j ? 0 : 1);  // zeros now and then
+      row_scaled[j] = static_cast<Feature>(row[j] * c[static_cast<std::size_t>(j)]);
+    }
+    const DenseRow x(row), xs(row_scaled);
+    Prediction p = prediction_for(k), ps = prediction_for(k);
+    plain->predict(x.view(), p);
+    scaled->predict(xs.view(), ps);
+    ASSERT_EQ(p.scores, ps.scores) << "round " << t;
+    ASSERT_EQ(p.proposed, ps.proposed) << "round " << t;
+    const int label = (row[0] > 0) + 2 * (row[1] > 0);
+    if (bandit) {
+      plain->learn(x.view(), p, CorrectnessFeedback{p.proposed == label});
+      scaled->learn(xs.view(), ps, CorrectnessFeedback{ps.proposed == label});
+    } else {
+      plain->learn(x.view(), p, LabelFeedback{label});
+      scaled->learn(xs.view(), ps, LabelFeedback{label});
+    }
+  }
+}
+
+TEST(SquareCb, NormalizedStepIsFreeOfFeatureScales) {
+  expect_scale_free("squarecb", {{"update", "normalized"}, {"precision", "double"}}, true);
+}
+
+TEST(OneAgainstAll, HandComputedRound) {
+  // K = 3, x = (1, 2), y = 0. Class 0 toward +1, then classes 1 and 2 toward -1, each from 0 with the same
+  // G, N and r as in SquareCb's hand round and a multiplier sqrt(steps / normaliser sum) = sqrt(t / 2t): each
+  // score moves by 1 - exp(-1/sqrt2) toward its target.
+  auto learner = make<Learner>("oaa", {{"precision", "double"}});
+  learner->reset({10, 2, 3}, 1);
+  const DenseRow x({1, 2});
+  Prediction pred = prediction_for(3);
+  learner->predict(x.view(), pred);
+  learner->learn(x.view(), pred, LabelFeedback{0});
+  learner->predict(x.view(), pred);
+  const double moved = 1 - std::exp(-1 / std::sqrt(2.0));
+  EXPECT_NEAR(pred.scores[0], moved, 1e-12);
+  EXPECT_NEAR(pred.scores[1], -moved, 1e-12);
+  EXPECT_NEAR(pred.scores[2], -moved, 1e-12);
+  EXPECT_EQ(pred.predicted, 0);
+  const auto w = columns_of(*learner, 3);  // w_0 = moved (1/2, 1/4)
+  EXPECT_NEAR(w[0][0], moved / 2, 1e-12);
+  EXPECT_NEAR(w[1][0], moved / 4, 1e-12);
+}
+
+TEST(OneAgainstAll, IsFreeOfFeatureScales) { expect_scale_free("oaa", {{"precision", "double"}}, false); }
+
 TEST(Soba, HandComputedFirstUpdateDiagonalAndFull) {
   // K = 3, x = (1, 2), a = 1, gamma = 0.3: all scores 0, greedy 0, P(0) = 0.7 + 0.1 = 0.8; y~ = y = 0, ybar = 1,
   // m = 0 (W = 0), so the round updates. Diagonal: w_0j = x_j / (a p + x_j^2); full: w_0 = x / (a p + 2 |x|^2).
@@ -302,6 +381,59 @@ TEST(Arow, HandComputedTwoRounds) {
   // A margin of at least 1 changes nothing.
   learner->predict(x.view(), pred);
   ASSERT_GE(pred.scores[0] - std::max(pred.scores[1], pred.scores[2]), 0.0);
+}
+
+TEST(Scw, HandComputedFirstRoundOfEachVariant) {
+  // K = 3, x = (1, 2), y = 0, phi = 1: scores 0, rival 1, m = 0, v = 5 + 5 = 10, psi = 3/2, xi = 2.
+  // I, C = 1: alpha = sqrt(v phi^2 xi) / (v xi) = 1/sqrt20; u = (-10 alpha + sqrt(100 alpha^2 + 40))^2 / 4 = 5;
+  //   beta = alpha / (sqrt5 + 10 alpha) = 1/20.
+  // I, C = 0.1: alpha = 0.1 (the cap); u = (sqrt41 - 1)^2 / 4, beta = 0.1 / (sqrt u + 1) = 0.2 / (sqrt41 + 1).
+  // II, C = 1: n = 10.5, alpha = sqrt(4 n v (n + v)) / (2 (n^2 + n v)) = sqrt(8610) / 430.5; beta from u as above.
+  struct Case {
+    std::string variant, c;
+    double alpha;
+  };
+  for (const Case& c : {Case{"I", "1", 1 / std::sqrt(20.0)}, Case{"I", "0.1", 0.1},
+                        Case{"II", "1", std::sqrt(8610.0) / 430.5}}) {
+    SCOPED_TRACE(c.variant + " C " + c.c);
+    auto learner = make<Learner>("scw", {{"variant", c.variant}, {"C", c.c}, {"precision", "double"}});
+    learner->reset({10, 2, 3}, 1);
+    const DenseRow x({1, 2});
+    Prediction pred = prediction_for(3);
+    learner->predict(x.view(), pred);
+    learner->learn(x.view(), pred, LabelFeedback{0});
+    const auto w = columns_of(*learner, 3);
+    EXPECT_NEAR(w[0][0], c.alpha, 1e-12);
+    EXPECT_NEAR(w[1][0], 2 * c.alpha, 1e-12);
+    EXPECT_NEAR(w[0][1], -c.alpha, 1e-12);
+    EXPECT_EQ(w[0][2], 0.0);
+    // Round 2 reveals S_0 = 1 - beta x^2 through w_0's second step alpha' S_0 x (the ratio of its two coordinates).
+    const double root = -c.alpha * 10 + std::sqrt(c.alpha * c.alpha * 100 + 40);
+    const double beta = c.alpha / (root / 2 + 10 * c.alpha);
+    learner->predict(x.view(), pred);
+    learner->learn(x.view(), pred, LabelFeedback{0});
+    const auto w2 = columns_of(*learner, 3);
+    EXPECT_NEAR((w2[1][0] - w[1][0]) / (w2[0][0] - w[0][0]), 2 * (1 - 4 * beta) / (1 - beta), 1e-9);
+  }
+}
+
+TEST(Scw, StopsChangingOnceTheConfidentMarginHolds) {
+  // The same row and label again and again: v shrinks and m grows until m >= phi sqrt(v), after which alpha is 0
+  // and no round changes the model.
+  auto learner = make<Learner>("scw", {{"phi", "2"}, {"precision", "double"}});
+  learner->reset({10, 2, 3}, 1);
+  const DenseRow x({1, 2});
+  Prediction pred = prediction_for(3);
+  std::vector<double> before;
+  int unchanged = 0;
+  for (int round = 0; round < 300 && unchanged < 20; ++round) {
+    learner->predict(x.view(), pred);
+    unchanged = pred.scores == before ? unchanged + 1 : 0;
+    before = pred.scores;
+    learner->learn(x.view(), pred, LabelFeedback{0});
+  }
+  EXPECT_EQ(unchanged, 20);
+  EXPECT_GT(pred.scores[0], pred.scores[1]);
 }
 
 // An explorer around `base`, as the host builds it from a protocol ("base.NAME" sets the base's parameters).

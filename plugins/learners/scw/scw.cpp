@@ -1,0 +1,86 @@
+// SCW, soft confidence-weighted learning (Wang, Zhao & Hoi, "Exact soft confidence-weighted learning", ICML 2012,
+// variants I and II), multiclass as arow is: a diagonal confidence S_k per class and one constraint against the
+// runner-up r, i.e. the binary update applied to the difference x (e_y - e_r), whose margin m = s_y - s_r has
+// variance v = x' S_y x + x' S_r x. On m < phi sqrt(v), with psi = 1 + phi^2/2 and xi = 1 + phi^2:
+//   I:  alpha = min(C, max(0, (-m psi + sqrt(m^2 phi^4 / 4 + v phi^2 xi)) / (v xi)))
+//   II: n = v + 1/(2C), alpha = max(0, (-(2 m n + phi^2 m v) + phi sqrt(phi^2 m^2 v^2 + 4 n v (n + v phi^2)))
+//                                      / (2 (n^2 + n v phi^2)))
+//   u = (-alpha v phi + sqrt(alpha^2 v^2 phi^2 + 4 v))^2 / 4, beta = alpha phi / (sqrt(u) + v alpha phi);
+//   w_y += alpha S_y x, w_r -= alpha S_r x, S_k -= beta (S_k x)^2 elementwise for k = y, r. Full feedback.
+#include <algorithm>
+#include <cmath>
+#include <glimpse/glimpse.hpp>
+#include <glimpse/linear_model.hpp>
+
+namespace {
+
+template <class T>
+class SoftConfidenceWeighted final : public glimpse::Learner {
+ public:
+  static glimpse::PluginSpec spec() {
+    return {.name = "scw",
+            .kind = glimpse::PluginKind::learner,
+            .summary = "SCW-I/II: soft confidence-weighted multiclass updates against the runner-up, diagonal",
+            .reference = "Wang, Zhao & Hoi, ICML 2012 (multiclass single constraint, diagonal, as arow)",
+            .params = {glimpse::ParamSpec::real("phi", "1", "confidence phi (the margin must reach phi sqrt(v))")
+                           .above(0),
+                       glimpse::ParamSpec::real("C", "1", "aggressiveness C").above(0),
+                       glimpse::ParamSpec::choice("variant", "I", {"I", "II"},
+                                                  "I: alpha capped at C; II: a squared slack weighted 1/(2C)"),
+                       glimpse::precision_param()},
+            .accepts = {glimpse::FeedbackKind::label}};
+  }
+  explicit SoftConfidenceWeighted(const glimpse::ParamValues& params)
+      : phi_(params.real("phi")), c_(params.real("C")), second_variant_(params.text("variant") == "II") {}
+
+  void reset(const glimpse::ProblemShape& shape, std::uint64_t) override {
+    model_.reset(shape.K, shape.d, glimpse::WeightLayout::class_major);
+    confidence_.setOnes(shape.K, shape.d);
+  }
+  void predict(const glimpse::Instance& x, glimpse::Prediction& pred) override { model_.predict_greedy(x, pred); }
+
+  void learn(const glimpse::Instance& x, const glimpse::Prediction& pred, const glimpse::Feedback& feedback) override {
+    const std::int32_t y = glimpse::full_label(feedback);
+    if (y < 0) return;
+    const std::int32_t rival = glimpse::argmax_except(pred.scores, y);
+    const double m = pred.scores[static_cast<std::size_t>(y)] - pred.scores[static_cast<std::size_t>(rival)];
+    double v = 0;
+    x.for_each_stored([&](std::int32_t j, double value) {
+      v += value * value * (static_cast<double>(confidence_(y, j)) + static_cast<double>(confidence_(rival, j)));
+    });
+    if (v <= 0 || m >= phi_ * std::sqrt(v)) return;
+    const double alpha = step_size(m, v);
+    if (alpha <= 0) return;
+    const double root = -alpha * v * phi_ + std::sqrt(alpha * alpha * v * v * phi_ * phi_ + 4 * v);
+    const double u = root * root / 4, beta = alpha * phi_ / (std::sqrt(u) + v * alpha * phi_);
+    auto& w = model_.weights();
+    x.for_each_stored([&](std::int32_t j, double value) {
+      for (const auto& [k, sign] : {std::pair{y, 1.0}, std::pair{rival, -1.0}}) {
+        const double s = static_cast<double>(confidence_(k, j)) * value;
+        w(k, j) += static_cast<T>(sign * alpha * s);
+        confidence_(k, j) -= static_cast<T>(beta * s * s);
+      }
+    });
+  }
+
+ private:
+  double step_size(double m, double v) const {
+    const double phi2 = phi_ * phi_;
+    if (!second_variant_) {
+      const double psi = 1 + phi2 / 2, xi = 1 + phi2;
+      return std::min(c_, std::max(0.0, (-m * psi + std::sqrt(m * m * phi2 * phi2 / 4 + v * phi2 * xi)) / (v * xi)));
+    }
+    const double n = v + 1 / (2 * c_);
+    const double gamma = phi_ * std::sqrt(phi2 * m * m * v * v + 4 * n * v * (n + v * phi2));
+    return std::max(0.0, (-(2 * m * n + phi2 * m * v) + gamma) / (2 * (n * n + n * v * phi2)));
+  }
+
+  double phi_, c_;
+  bool second_variant_;
+  glimpse::LinearModel<T> model_;
+  Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> confidence_;
+};
+
+}  // namespace
+
+GLIMPSE_PRECISION_PLUGIN(SoftConfidenceWeighted)
