@@ -470,6 +470,26 @@ TEST(Explorer, EpsilonGreedyAroundThePerceptronLearnsOnlyFromRightProposals) {
   EXPECT_NEAR(freq[0], 0.1, 0.006);
 }
 
+TEST(Explorer, AWrongProposalBecomesAComplementaryLabelWhenAsked) {
+  // Around oaa, a wrong proposal 1 steps class 1 alone toward -1 (the same step as oaa's hand round: its score
+  // moves to -(1 - exp(-1/sqrt2))); with `wrong ignore` (the default) nothing moves.
+  const DenseRow x({1, 2});
+  for (const std::string wrong : {"complementary", "ignore"}) {
+    SCOPED_TRACE(wrong);
+    auto learner = explorer_around("oaa", {{"wrong", wrong}}, {{"precision", "double"}});
+    learner->reset({10, 2, 3}, 4);
+    Prediction pred = prediction_for(3);
+    learner->predict(x.view(), pred);
+    pred.proposed = 1;
+    learner->learn(x.view(), pred, CorrectnessFeedback{false});
+    learner->evaluate(x.view(), pred);
+    const double moved = wrong == "complementary" ? 1 - std::exp(-1 / std::sqrt(2.0)) : 0.0;
+    EXPECT_NEAR(pred.scores[1], -moved, 1e-12);
+    EXPECT_EQ(pred.scores[0], 0.0);
+    EXPECT_EQ(pred.scores[2], 0.0);
+  }
+}
+
 TEST(Explorer, SoftmaxAndInverseGapDistributionsOverTheBaseScores) {
   // After the Perceptron step above, s(x) = (-5, 5, 0). Softmax at tau = 5: P ~ (e^-1, e^1, 1).
   // Inverse gap at gamma = 1: P(0) = 1/(3 + 10), P(2) = 1/(3 + 5), P(1) the rest.

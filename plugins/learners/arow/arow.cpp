@@ -1,8 +1,9 @@
 // AROW, adaptive regularisation of weight vectors (Crammer, Kulesza, Dredze, NIPS 2009), multiclass with a
-// diagonal covariance per class, as SOL/LIBOL run it: on a margin violation against the runner-up r
+// diagonal covariance per class (LIBOL's M_AROW.m shares one full covariance among the classes instead; the
+// per-class diagonal form is the cheap one, O(nnz) a round): on a margin violation against the runner-up r
 // (m = s_y - s_r < 1), with v = x' S_y x + x' S_r x, beta = 1 / (v + r_reg) and alpha = (1 - m) beta:
 // w_y += alpha S_y x, w_r -= alpha S_r x, and S_k -= beta (S_k x)^2 elementwise for k = y, r. Full feedback.
-#include <algorithm>
+#include <glimpse/algorithms/runner_up_confidence.hpp>
 #include <glimpse/glimpse.hpp>
 #include <glimpse/linear_model.hpp>
 
@@ -15,7 +16,7 @@ class Arow final : public glimpse::Learner {
     return {.name = "arow",
             .kind = glimpse::PluginKind::learner,
             .summary = "AROW: second-order multiclass updates against the runner-up, diagonal confidence per class",
-            .reference = "Crammer, Kulesza, Dredze, NIPS 2009 (multiclass, diagonal, as in SOL/LIBOL)",
+            .reference = "Crammer, Kulesza, Dredze, NIPS 2009 (multiclass against the runner-up, diagonal per class)",
             .params = {glimpse::ParamSpec::real("r", "1", "regularisation r (beta = 1 / (x' S x + r))").above(0),
                        glimpse::precision_param()},
             .accepts = {glimpse::FeedbackKind::label}};
@@ -24,36 +25,24 @@ class Arow final : public glimpse::Learner {
 
   void reset(const glimpse::ProblemShape& shape, std::uint64_t) override {
     model_.reset(shape.K, shape.d, glimpse::WeightLayout::class_major);
-    confidence_.setOnes(shape.K, shape.d);
+    confidence_.reset(shape.K, shape.d);
   }
   void predict(const glimpse::Instance& x, glimpse::Prediction& pred) override { model_.predict_greedy(x, pred); }
 
   void learn(const glimpse::Instance& x, const glimpse::Prediction& pred, const glimpse::Feedback& feedback) override {
     const std::int32_t y = glimpse::full_label(feedback);
     if (y < 0) return;
-    const std::int32_t rival = glimpse::argmax_except(pred.scores, y);
-    const double margin = pred.scores[static_cast<std::size_t>(y)] - pred.scores[static_cast<std::size_t>(rival)];
-    if (margin >= 1) return;
-    double variance = 0;
-    x.for_each_stored([&](std::int32_t j, double v) {
-      variance += v * v * (static_cast<double>(confidence_(y, j)) + static_cast<double>(confidence_(rival, j)));
-    });
-    const double beta = 1 / (variance + r_), alpha = (1 - margin) * beta;
-    auto& w = model_.weights();
-    x.for_each_stored([&](std::int32_t j, double v) {
-      for (const auto& [k, sign] : {std::pair{y, 1.0}, std::pair{rival, -1.0}}) {
-        const double s = static_cast<double>(confidence_(k, j)) * v;
-        w(k, j) += static_cast<T>(sign * alpha * s);
-        confidence_(k, j) -= static_cast<T>(beta * s * s);
-      }
-    });
+    const auto constraint = Confidence::against_runner_up(pred, y);
+    if (constraint.margin >= 1) return;
+    const double beta = 1 / (confidence_.variance(x, constraint) + r_);
+    confidence_.step(model_.weights(), x, constraint, (1 - constraint.margin) * beta, beta);
   }
 
  private:
-
+  using Confidence = glimpse::algorithms::RunnerUpConfidence<T>;
   double r_;
   glimpse::LinearModel<T> model_;
-  Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> confidence_;
+  Confidence confidence_;
 };
 
 }  // namespace

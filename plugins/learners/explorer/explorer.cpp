@@ -1,8 +1,9 @@
 // Exploration around any full-feedback learner, named in the protocol: the wrapped learner scores x, the
 // explorer draws the proposal from epsilon-greedy, softmax or inverse-gap weighting over those scores, and on a
 // right proposal the wrapped learner learns that label (its ordinary full-label update); a wrong proposal tells it
-// nothing (NoFeedback). No importance weights: the wrapped learner's update has no weight to scale, so the result
-// is the learner's own update restricted to the rounds the bandit reveals the label.
+// nothing (NoFeedback) or, with `wrong complementary`, that the proposed label is not the instance's (a
+// complementary label: a regression learner such as oaa then moves that class's score toward its negative target,
+// SquareCB's regression target). No importance weights: the wrapped learner's update has no weight to scale.
 //
 //   {"name": "explorer", "params": {"base": "arow", "rule": "softmax"}, "grid": {"base.r": [0.1, 1]}}
 #include <cmath>
@@ -27,7 +28,10 @@ class Explorer final : public glimpse::Learner {
                        glimpse::ParamSpec::real("epsilon", "0.05", "epsilon_greedy: uniform share (epsilon)").above(0).at_most(1),
                        glimpse::ParamSpec::real("temperature", "0.1", "softmax: P(a) ~ exp(s_a / tau) (tau)").above(0),
                        glimpse::ParamSpec::real("gamma", "10", "inverse_gap: P(a) = 1/(K + gamma (s_max - s_a)) (gamma)")
-                           .at_least(0)},
+                           .at_least(0),
+                       glimpse::ParamSpec::choice("wrong", "ignore", {"ignore", "complementary"},
+                                                  "what a wrong proposal tells the base: nothing, or a complementary "
+                                                  "label (bases that do not learn from one ignore it)")},
             .accepts = {glimpse::FeedbackKind::correctness}};
   }
   explicit Explorer(const glimpse::ParamValues& params)
@@ -36,7 +40,8 @@ class Explorer final : public glimpse::Learner {
                                                      : Rule::epsilon_greedy),
         epsilon_(params.real("epsilon")),
         temperature_(params.real("temperature")),
-        gamma_(params.real("gamma")) {
+        gamma_(params.real("gamma")),
+        tell_wrong_(params.text("wrong") == "complementary") {
     std::unique_ptr<glimpse::PluginObject> object = params.create("base");
     base_.reset(dynamic_cast<glimpse::Learner*>(object.get()));
     if (!base_) throw glimpse::Error("explorer: parameter base", "does not name a learner");
@@ -80,6 +85,8 @@ class Explorer final : public glimpse::Learner {
     const auto* answer = std::get_if<glimpse::CorrectnessFeedback>(&feedback);
     if (answer && answer->correct)
       base_->learn(x, pred, glimpse::LabelFeedback{pred.proposed});
+    else if (answer && tell_wrong_)
+      base_->learn(x, pred, glimpse::ComplementaryFeedback{pred.proposed});
     else
       base_->learn(x, pred, glimpse::NoFeedback{});
   }
@@ -88,6 +95,7 @@ class Explorer final : public glimpse::Learner {
   enum class Rule { epsilon_greedy, softmax, inverse_gap };
   Rule rule_;
   double epsilon_, temperature_, gamma_;
+  bool tell_wrong_;
   std::unique_ptr<glimpse::Learner> base_;
   glimpse::algorithms::EpsilonGreedy greedy_;
   glimpse::algorithms::InverseGapWeighting inverse_gap_;

@@ -1,7 +1,8 @@
 // One-against-all online least squares, as Vowpal Wabbit's `--oaa K` runs it with its defaults: one linear
 // regressor per class, trained each round toward +1 for the true class and -1 for every other, with VW's default
 // step (adaptive, normalised, importance-invariant: algorithms/normalized_step.hpp), classes in order 1..K;
-// the prediction is the class of the highest clipped score (the first on ties). Full feedback.
+// the prediction is the class of the highest clipped score (the first on ties). Full feedback; a complementary
+// label (a class the instance does not have, e.g. the explorer's wrong proposal) steps that class alone toward -1.
 #include <glimpse/algorithms/normalized_step.hpp>
 #include <glimpse/glimpse.hpp>
 #include <glimpse/linear_model.hpp>
@@ -14,11 +15,12 @@ class OneAgainstAll final : public glimpse::Learner {
   static glimpse::PluginSpec spec() {
     return {.name = "oaa",
             .kind = glimpse::PluginKind::learner,
+            .revision = 2,  // 2: the normalised step sums a dense row in 16 partial sums
             .summary = "one-against-all least squares with Vowpal Wabbit's normalised adaptive invariant step",
             .reference = "Vowpal Wabbit --oaa (gd.cc); Ross, Mineiro & Langford, UAI 2013",
             .params = {glimpse::ParamSpec::real("eta", "0.5", "learning rate (VW's -l)").above(0),
                        glimpse::precision_param()},
-            .accepts = {glimpse::FeedbackKind::label}};
+            .accepts = {glimpse::FeedbackKind::label, glimpse::FeedbackKind::complementary}};
   }
   explicit OneAgainstAll(const glimpse::ParamValues& params) : eta_(params.real("eta")) {}
 
@@ -35,6 +37,10 @@ class OneAgainstAll final : public glimpse::Learner {
   }
 
   void learn(const glimpse::Instance& x, const glimpse::Prediction&, const glimpse::Feedback& feedback) override {
+    if (const auto* wrong = std::get_if<glimpse::ComplementaryFeedback>(&feedback)) {
+      step_.step(model_.weights(), wrong->label, x, static_cast<double>(model_.row_dot(wrong->label, x)), -1.0, eta_);
+      return;
+    }
     const std::int32_t y = glimpse::full_label(feedback);
     if (y < 0) return;
     for (std::int32_t k = 0; k < model_.num_classes(); ++k)

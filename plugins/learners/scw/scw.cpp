@@ -9,6 +9,7 @@
 //   w_y += alpha S_y x, w_r -= alpha S_r x, S_k -= beta (S_k x)^2 elementwise for k = y, r. Full feedback.
 #include <algorithm>
 #include <cmath>
+#include <glimpse/algorithms/runner_up_confidence.hpp>
 #include <glimpse/glimpse.hpp>
 #include <glimpse/linear_model.hpp>
 
@@ -35,32 +36,21 @@ class SoftConfidenceWeighted final : public glimpse::Learner {
 
   void reset(const glimpse::ProblemShape& shape, std::uint64_t) override {
     model_.reset(shape.K, shape.d, glimpse::WeightLayout::class_major);
-    confidence_.setOnes(shape.K, shape.d);
+    confidence_.reset(shape.K, shape.d);
   }
   void predict(const glimpse::Instance& x, glimpse::Prediction& pred) override { model_.predict_greedy(x, pred); }
 
   void learn(const glimpse::Instance& x, const glimpse::Prediction& pred, const glimpse::Feedback& feedback) override {
     const std::int32_t y = glimpse::full_label(feedback);
     if (y < 0) return;
-    const std::int32_t rival = glimpse::argmax_except(pred.scores, y);
-    const double m = pred.scores[static_cast<std::size_t>(y)] - pred.scores[static_cast<std::size_t>(rival)];
-    double v = 0;
-    x.for_each_stored([&](std::int32_t j, double value) {
-      v += value * value * (static_cast<double>(confidence_(y, j)) + static_cast<double>(confidence_(rival, j)));
-    });
+    const auto constraint = Confidence::against_runner_up(pred, y);
+    const double m = constraint.margin, v = confidence_.variance(x, constraint);
     if (v <= 0 || m >= phi_ * std::sqrt(v)) return;
     const double alpha = step_size(m, v);
     if (alpha <= 0) return;
     const double root = -alpha * v * phi_ + std::sqrt(alpha * alpha * v * v * phi_ * phi_ + 4 * v);
     const double u = root * root / 4, beta = alpha * phi_ / (std::sqrt(u) + v * alpha * phi_);
-    auto& w = model_.weights();
-    x.for_each_stored([&](std::int32_t j, double value) {
-      for (const auto& [k, sign] : {std::pair{y, 1.0}, std::pair{rival, -1.0}}) {
-        const double s = static_cast<double>(confidence_(k, j)) * value;
-        w(k, j) += static_cast<T>(sign * alpha * s);
-        confidence_(k, j) -= static_cast<T>(beta * s * s);
-      }
-    });
+    confidence_.step(model_.weights(), x, constraint, alpha, beta);
   }
 
  private:
@@ -75,10 +65,11 @@ class SoftConfidenceWeighted final : public glimpse::Learner {
     return std::max(0.0, (-(2 * m * n + phi2 * m * v) + gamma) / (2 * (n * n + n * v * phi2)));
   }
 
+  using Confidence = glimpse::algorithms::RunnerUpConfidence<T>;
   double phi_, c_;
   bool second_variant_;
   glimpse::LinearModel<T> model_;
-  Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> confidence_;
+  Confidence confidence_;
 };
 
 }  // namespace

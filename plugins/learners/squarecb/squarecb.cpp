@@ -21,6 +21,7 @@ class SquareCb final : public glimpse::Learner {
   static glimpse::PluginSpec spec() {
     return {.name = "squarecb",
             .kind = glimpse::PluginKind::learner,
+            .revision = 2,  // 2: update "normalized" sums a dense row in 16 partial sums
             .summary = "SquareCB: inverse gap weighting over per-class online least-squares cost estimates",
             .reference = "Foster & Rakhlin, ICML 2020, as in Vowpal Wabbit's cb_explore_adf_squarecb; "
                          "MODERN_BANDITS.md 5",
