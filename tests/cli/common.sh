@@ -59,13 +59,17 @@ EOF
 # finished_parts FOLDER: how many finished runs a running or killed sweep has written into its parts folder.
 finished_parts() { if [ -d "$1" ]; then parts_records "$1" written; else echo 0; fi; }
 
-# wait_for_parts FOLDER COUNT [TENTHS_OF_SECONDS]: waits until FOLDER holds COUNT finished runs (at most 4 s or
-# the given tenths of a second), so a kill lands part-way. It counts the headers of written-run records ("GLOGW",
-# "GLOGF"), torn or not: quick enough to poll every 10 ms, where finished_parts is exact.
+# wait_for_parts FOLDER COUNT [TENTHS_OF_SECONDS]: waits until FOLDER holds COUNT finished runs, so a kill lands
+# part-way; fails, saying so, after 60 s of wall time (the old bound of 4-10 s of polling was too short when the
+# machine was busy, and the kill then landed before any run had finished). The optional third argument is kept for
+# the callers' sake and ignored: waiting longer costs nothing, the loop ends at COUNT. It counts the headers of
+# written-run records ("GLOGW", "GLOGF"), torn or not: quick enough to poll every 10 ms, where finished_parts is exact.
 wait_for_parts() {
-  local _
-  for _ in $(seq 1 $((${3:-40} * 10))); do
+  local deadline=$((SECONDS + 60))
+  while [ "$SECONDS" -lt "$deadline" ]; do
     [ "$(cat "$1"/*.log 2> /dev/null | grep -a -o -E 'GLOG[WF]' | wc -l)" -ge "$2" ] && return 0
     sleep 0.01
   done
+  echo "FAILED: $1 did not reach $2 finished runs in 60 s" >&2
+  return 1
 }
