@@ -59,6 +59,32 @@ EOF
 # finished_parts FOLDER: how many finished runs a running or killed sweep has written into its parts folder.
 finished_parts() { if [ -d "$1" ]; then parts_records "$1" written; else echo 0; fi; }
 
+# kept_runs OUTPUT: how many runs a killed sweep kept, in OUTPUT.parts's logs or already in OUTPUT (a process that
+# had time to handle SIGTERM assembles the output and removes the logs), each run counted once.
+kept_runs() {
+  /usr/bin/python3 - "$1" << 'PY'
+import glob, os, struct, sys
+import h5py
+kept = set()
+for log in sorted(glob.glob(os.path.join(sys.argv[1] + ".parts", "*.log"))):
+    data = open(log, "rb").read()
+    at = 0
+    while at + 24 <= len(data) and data[at:at + 4] == b"GLOG":
+        id_size, = struct.unpack_from("<I", data, at + 8)
+        payload, = struct.unpack_from("<Q", data, at + 16)
+        end = at + 24 + id_size + payload
+        if end > len(data):
+            break
+        if data[at + 4:at + 5] in (b"W", b"F"):
+            kept.add(data[at + 24:at + 24 + id_size].decode())
+        at = end
+if os.path.exists(sys.argv[1]):
+    with h5py.File(sys.argv[1], "r") as f:
+        kept.update(f["runs"].keys() if "runs" in f else [])
+print(len(kept))
+PY
+}
+
 # wait_for_parts FOLDER COUNT [TENTHS_OF_SECONDS]: waits until FOLDER holds COUNT finished runs, so a kill lands
 # part-way; fails, saying so, after 60 s of wall time (the old bound of 4-10 s of polling was too short when the
 # machine was busy, and the kill then landed before any run had finished). The optional third argument is kept for

@@ -53,8 +53,9 @@ done
 set +e; wait "$pid"; status=$?; set -e
 [ "$status" != 0 ] || { echo "FAILED: mpirun exited 0 although rank 1 was killed"; exit 1; }
 sleep 0.3
-finished=$(finished_parts rank_killed.h5.parts)
-[ "$finished" -ge 3 ] && [ "$finished" -le "$runs" ] || { echo "FAILED: $finished runs kept"; exit 1; }
+finished=$(kept_runs rank_killed.h5)
+[ "$finished" -ge 3 ] && [ "$finished" -le "$runs" ] ||
+  { ls -la rank_killed.h5*; cat rank_killed.txt; echo "FAILED: $finished runs kept"; exit 1; }
 in_flight=$(parts_records rank_killed.h5.parts in_flight)
 mpi run sweep.json -o rank_killed.h5 --mpi -j 1 --quiet 2> resume.txt || { cat resume.txt; exit 1; }
 grep "rank_killed.h5: $runs of $runs runs complete ($((runs - finished)) this time" resume.txt > /dev/null ||
