@@ -27,11 +27,12 @@ same_present_runs() {
   echo "$ids" | grep -c . || true
 }
 
-# parts_records FOLDER KIND: how many runs the logs in a sweep's parts folder record as KIND: "written" (finished,
-# complete or failed) or "in_flight" (begun, neither written nor abandoned). The log layout is in
-# docs/trace-schema.md; a torn last record is not counted.
+# parts_records FOLDER KIND [OUTPUT]: how many runs the logs in a sweep's parts folder record as KIND: "written"
+# (finished, complete or failed), "in_flight" (begun, neither written nor abandoned) or "kept" (written, or already
+# in OUTPUT: a process that had time to handle SIGTERM assembles the output and removes the logs; each run counted
+# once). The log layout is in docs/trace-schema.md; a torn last record is not counted.
 parts_records() {
-  python3 - "$1" "$2" << 'EOF'
+  /usr/bin/python3 - "$@" << 'EOF'
 import glob, os, struct, sys
 written, begun = set(), set()
 for log in sorted(glob.glob(os.path.join(sys.argv[1], "*.log"))):
@@ -52,44 +53,22 @@ for log in sorted(glob.glob(os.path.join(sys.argv[1], "*.log"))):
             if kind != b"A":
                 written.add(run)
         at = end
-print(len(written) if sys.argv[2] == "written" else len(begun - written))
+if sys.argv[2] == "kept":
+    import h5py
+    if os.path.exists(sys.argv[3]):
+        with h5py.File(sys.argv[3], "r") as f:
+            written.update(f["runs"].keys() if "runs" in f else [])
+print(len(begun - written) if sys.argv[2] == "in_flight" else len(written))
 EOF
 }
 
 # finished_parts FOLDER: how many finished runs a running or killed sweep has written into its parts folder.
 finished_parts() { if [ -d "$1" ]; then parts_records "$1" written; else echo 0; fi; }
 
-# kept_runs OUTPUT: how many runs a killed sweep kept, in OUTPUT.parts's logs or already in OUTPUT (a process that
-# had time to handle SIGTERM assembles the output and removes the logs), each run counted once.
-kept_runs() {
-  /usr/bin/python3 - "$1" << 'PY'
-import glob, os, struct, sys
-import h5py
-kept = set()
-for log in sorted(glob.glob(os.path.join(sys.argv[1] + ".parts", "*.log"))):
-    data = open(log, "rb").read()
-    at = 0
-    while at + 24 <= len(data) and data[at:at + 4] == b"GLOG":
-        id_size, = struct.unpack_from("<I", data, at + 8)
-        payload, = struct.unpack_from("<Q", data, at + 16)
-        end = at + 24 + id_size + payload
-        if end > len(data):
-            break
-        if data[at + 4:at + 5] in (b"W", b"F"):
-            kept.add(data[at + 24:at + 24 + id_size].decode())
-        at = end
-if os.path.exists(sys.argv[1]):
-    with h5py.File(sys.argv[1], "r") as f:
-        kept.update(f["runs"].keys() if "runs" in f else [])
-print(len(kept))
-PY
-}
-
-# wait_for_parts FOLDER COUNT [TENTHS_OF_SECONDS]: waits until FOLDER holds COUNT finished runs, so a kill lands
-# part-way; fails, saying so, after 60 s of wall time (the old bound of 4-10 s of polling was too short when the
-# machine was busy, and the kill then landed before any run had finished). The optional third argument is kept for
-# the callers' sake and ignored: waiting longer costs nothing, the loop ends at COUNT. It counts the headers of
-# written-run records ("GLOGW", "GLOGF"), torn or not: quick enough to poll every 10 ms, where finished_parts is exact.
+# wait_for_parts FOLDER COUNT: waits until FOLDER holds COUNT finished runs, so a kill lands part-way; fails, saying
+# so, after 60 s of wall time (a fixed count of polls was too short when the machine was busy). It counts the
+# headers of written-run records ("GLOGW", "GLOGF"), torn or not: quick enough to poll every 10 ms, where
+# finished_parts is exact.
 wait_for_parts() {
   local deadline=$((SECONDS + 60))
   while [ "$SECONDS" -lt "$deadline" ]; do

@@ -148,7 +148,7 @@ cat > long.json <<JSON
 JSON
 "$GLIMPSE" run long.json -o long.h5 --processes 2 --quiet 2> long.txt &
 coordinator=$!
-wait_for_parts long.h5.parts 1 50
+wait_for_parts long.h5.parts 1
 killed=""
 for p in $(pgrep -f "glimpse run long.json -o long.h5"); do
   if tr '\0' '\n' < "/proc/$p/environ" 2> /dev/null | grep -q "^GLIMPSE_PROCESS_HELPER="; then kill -9 "$p" && killed=$p; fi
