@@ -41,6 +41,8 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "framework", "cli"))
+from reproduce import git_commit  # noqa: E402  (the pages' one description of the tree they came from)
 
 # glimpse's learners: label -> protocol entry (name, params, grid). Bandit learners see correctness only; the
 # FULL ones the label.
@@ -51,6 +53,9 @@ GLIMPSE_LEARNERS = {
     "confidit": {"name": "confidit", "grid": {"eta": [0.0001, 0.001, 0.01, 0.1, 1, 10, 100, 1000, 10000, 100000]}},
     "squarecb": {"name": "squarecb", "grid": {"gamma_scale": [1, 10, 100, 500, 1000], "eta": [0.1, 0.5],
                                              "update": ["adagrad", "normalized"]}},
+    "squarecb, ridge regression oracle (not in VW)": {
+        "name": "squarecb", "params": {"update": "ridge"},
+        "grid": {"gamma_scale": [100, 500, 1000, 5000], "lambda": [0.1, 1]}},
     "soba": {"name": "soba", "grid": {"gamma": [0.01, 0.05, 0.1, 0.2], "a": [0.1, 1]}},
     "newtron": {"name": "newtron", "grid": {"gamma": [0.01, 0.1], "alpha": [1, 10, 100], "beta": [0.001, 0.01],
                                            "D": [1, 10], "projection": ["none", "ball"]}},
@@ -284,8 +289,11 @@ def percent(values):
     return f"{100 * m:.1f} ({100 * s:.1f})"
 
 
-def describe_params(params_json, constant):
-    params = json.loads(params_json)
+def describe_params(learner, params_json, constant):
+    """The chosen point of the parameters the protocol sets or grids (the others are the plugin's defaults)."""
+    entry = GLIMPSE_LEARNERS[learner]
+    named = set(entry.get("params", {})) | set(entry.get("grid", {}))
+    params = {k: v for k, v in json.loads(params_json).items() if k in named}
     described = ", ".join(f"{k} {json.dumps(v)}" for k, v in params.items()) or "defaults"
     return described + (", constant feature" if constant else "")
 
@@ -304,7 +312,8 @@ def write_page(path, results, args, command, versions, seconds, invoked_as=None)
         f"for both tools (VW reads text features named f1, f2, ...; glimpse a dataset file). "
         f"Accuracy: proposed labels right over one pass, mean (std) over the {args.orders} reported orders; each "
         f"learner's grid point (and VW setting's) is the one with the best mean on {args.selection_orders} other "
-        f"orders, so no figure chose its own grid point. Whether rows carry a constant feature is part of each side's "
+        f"orders, so no figure chose its own grid point; a chosen setting names the parameters this comparison sets "
+        f"or grids, the others keep the plugin's defaults (`glimpse describe NAME`). Whether rows carry a constant feature is part of each side's "
         f"grid point: VW's default (constant) or `--noconstant`; glimpse without one or with the bias transform "
         f"appending 1 to each row after the scaling (\"constant feature\" in the chosen setting). VW runs with its "
         f"defaults otherwise (`-b 18` hashing). Whole process: order 1, each learner at its chosen setting, the median "
@@ -316,7 +325,7 @@ def write_page(path, results, args, command, versions, seconds, invoked_as=None)
         lines += [f"## {r['name']} (n = {r['n']}, d = {r['d']}, K = {r['K']})", ""]
         rows = []
         for label, chosen in r["glimpse"].items():
-            rows.append(("glimpse", label, describe_params(*chosen["key"][1:]), chosen["reported"],
+            rows.append(("glimpse", label, describe_params(label, *chosen["key"][1:]), chosen["reported"],
                          GLIMPSE_LEARNERS[label].get("full", False), f"glimpse|{label}"))
         for family, chosen in r.get("vw", {}).items():
             rows.append(("VW", family, chosen["key"][1], chosen["reported"], "full" in family, f"vw|{family}"))
@@ -395,10 +404,7 @@ def main():
             results.append(r)
             print(json.dumps({"dataset": name, "seconds": round(r["seconds"], 1)}), file=sys.stderr)
         versions = run([comparison.glimpse, "--version"]).stdout.strip()
-        try:
-            versions += ", commit " + run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"]).stdout.strip()
-        except (subprocess.CalledProcessError, FileNotFoundError):
-            pass
+        versions += ", commit " + git_commit(ROOT)  # marked when tracked files differ from it
         if comparison.vw:
             versions += ", Vowpal Wabbit " + run([comparison.vw, "--version"]).stdout.splitlines()[0].strip()
         shown, skip = [], False  # the command as a reader would rerun it: without where the page goes

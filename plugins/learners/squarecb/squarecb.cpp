@@ -3,12 +3,18 @@
 // over the estimated costs with gamma = gamma_scale * n^gamma_exponent (n = updates so far, so the first
 // proposal is uniform), and a squared-loss step on the proposed class's regressor only, without importance
 // weights (VW's MTR sets the logged probability to 1). The regression step is AdaGrad per coordinate by default,
-// plain gradient descent, or VW's own default step (`normalized`: adaptive, normalised and importance-invariant,
-// algorithms/normalized_step.hpp), which also keeps the cost estimates within the costs seen, as VW does.
+// plain gradient descent, VW's own default step (`normalized`: adaptive, normalised and importance-invariant,
+// algorithms/normalized_step.hpp), which also keeps the cost estimates within the costs seen, as VW does, or
+// (`ridge`, not in VW) online ridge regression per class: the exact least-squares fit of the class's costs so far,
+// w_a = (lambda I + sum x x^T)^{-1} sum c x over the rounds it was proposed, the regression oracle for linear
+// classes in Foster & Rakhlin's analysis (regret O(d log T) per class); O(d^2) per round, for small d.
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
+#include <vector>
 #include <glimpse/algorithms/exploration.hpp>
+#include <glimpse/algorithms/inverse_tracker.hpp>
 #include <glimpse/algorithms/normalized_step.hpp>
 #include <glimpse/glimpse.hpp>
 #include <glimpse/linear_model.hpp>
@@ -28,11 +34,16 @@ class SquareCb final : public glimpse::Learner {
             .params = {glimpse::ParamSpec::real("gamma_scale", "10", "gamma_0 in gamma_t = gamma_0 t^p").at_least(0),
                        glimpse::ParamSpec::real("gamma_exponent", "0.5", "p in gamma_t = gamma_0 t^p").at_least(0),
                        glimpse::ParamSpec::real("eta", "0.5", "step size of the cost regression").above(0),
-                       glimpse::ParamSpec::choice("update", "adagrad", {"adagrad", "sgd", "normalized"},
+                       glimpse::ParamSpec::choice("update", "adagrad", {"adagrad", "sgd", "normalized", "ridge"},
                                                   "adagrad: eta g_j / sqrt(sum of g_j^2); sgd: eta g; normalized: "
                                                   "VW's default step (AdaGrad scaled by each feature's largest "
                                                   "|x_j| so far, importance-invariant), estimates clipped to the "
-                                                  "costs seen"),
+                                                  "costs seen; ridge: online ridge regression per class (exact "
+                                                  "least squares, d x d matrix per class, eta unused), estimates "
+                                                  "clipped to [0, 1]"),
+                       glimpse::ParamSpec::real("lambda", "1", "lambda in w_a = (lambda I + sum x x^T)^{-1} sum c x "
+                                                              "(update ridge only)")
+                           .above(0),
                        glimpse::precision_param()},
             .accepts = {glimpse::FeedbackKind::correctness}};
   }
@@ -40,16 +51,18 @@ class SquareCb final : public glimpse::Learner {
       : gamma_scale_(params.real("gamma_scale")),
         gamma_exponent_(params.real("gamma_exponent")),
         eta_(params.real("eta")),
-        adagrad_(params.text("update") == "adagrad"),
-        normalized_(params.text("update") == "normalized") {}
+        lambda_(params.real("lambda")),
+        update_(update_rule(params.text("update"))) {}
 
   void reset(const glimpse::ProblemShape& shape, std::uint64_t seed) override {
     costs_.reset(shape.K, shape.d, glimpse::WeightLayout::class_major);
-    if (adagrad_) squared_gradients_.setZero(shape.K, shape.d);
-    if (normalized_) {
-      normalized_step_.reset(shape.K, shape.d);
-      clipped_.resize(shape.K);
+    if (update_ == Update::adagrad) squared_gradients_.setZero(shape.K, shape.d);
+    if (update_ == Update::normalized) normalized_step_.reset(shape.K, shape.d);
+    if (update_ == Update::ridge) {
+      inverse_gram_.resize(static_cast<std::size_t>(shape.K));
+      for (auto& inverse : inverse_gram_) inverse.reset(shape.d, lambda_, "squarecb's update ridge");
     }
+    clipped_.resize(shape.K);
     explore_.reset(shape.K);
     rng_.reseed(seed);
     updates_ = 0;
@@ -70,12 +83,13 @@ class SquareCb final : public glimpse::Learner {
     if (!answer) return;
     ++updates_;
     const std::int32_t a = pred.proposed;
-    if (normalized_)
-      return normalized_step_.step(costs_.weights(), a, x, static_cast<double>(costs_.row_dot(a, x)),
-                                   answer->correct ? 0.0 : 1.0, eta_);
-    const T residual = static_cast<T>(-pred.scores[static_cast<std::size_t>(a)] - (answer->correct ? 0.0 : 1.0));
+    const double cost = answer->correct ? 0.0 : 1.0;
+    if (update_ == Update::normalized)
+      return normalized_step_.step(costs_.weights(), a, x, static_cast<double>(costs_.row_dot(a, x)), cost, eta_);
+    if (update_ == Update::ridge) return ridge_step(a, x, cost);
+    const T residual = static_cast<T>(-pred.scores[static_cast<std::size_t>(a)] - cost);
     if (residual == T{0}) return;
-    if (!adagrad_) {
+    if (update_ == Update::sgd) {
       costs_.add_to_row(a, static_cast<T>(-eta_) * residual, x);
       return;
     }
@@ -105,14 +119,36 @@ class SquareCb final : public glimpse::Learner {
   }
 
  private:
+  enum class Update { adagrad, sgd, normalized, ridge };
+  static Update update_rule(const std::string& name) {
+    if (name == "sgd") return Update::sgd;
+    if (name == "normalized") return Update::normalized;
+    if (name == "ridge") return Update::ridge;
+    return Update::adagrad;
+  }
+
   using Costs = Eigen::Matrix<T, Eigen::Dynamic, 1>;
   // With `normalized`, clipped to [lowest, highest cost seen] (both start at 0), as VW's scorer clips a
-  // regression's prediction to the labels seen.
+  // regression's prediction to the labels seen; with `ridge`, to the cost range [0, 1].
   const Costs& estimated_costs(const glimpse::Instance& x) {
     const Costs& cost = costs_.compute_scores(x);
-    if (!normalized_) return cost;
-    clipped_ = cost.unaryExpr([this](T c) { return static_cast<T>(normalized_step_.clip(static_cast<double>(c))); });
+    if (update_ == Update::normalized)
+      clipped_ = cost.unaryExpr([this](T c) { return static_cast<T>(normalized_step_.clip(static_cast<double>(c))); });
+    else if (update_ == Update::ridge)
+      clipped_ = cost.cwiseMax(T{0}).cwiseMin(T{1});
+    else
+      return cost;
     return clipped_;
+  }
+
+  // Recursive least squares: with p = M^{-1} x and r = x^T p before M <- M + x x^T, the new fit is
+  // w + p (c - w.x) / (1 + r) (Sherman-Morrison applied to w = M^{-1} sum c x).
+  void ridge_step(std::int32_t a, const glimpse::Instance& x, double cost) {
+    auto& inverse = inverse_gram_[static_cast<std::size_t>(a)];
+    const double r = inverse.quadratic(x);
+    const double gain = (cost - static_cast<double>(costs_.row_dot(a, x))) / (1.0 + r);
+    costs_.weights().row(a) += (gain * inverse.last_product()).template cast<T>().transpose();
+    inverse.add_last(r);
   }
 
   // Scores are negated costs, so the greedy label (argmax, lowest index on ties) is the cheapest one.
@@ -122,12 +158,13 @@ class SquareCb final : public glimpse::Learner {
     pred.predicted = glimpse::argmax(pred.scores);
   }
 
-  double gamma_scale_, gamma_exponent_, eta_;
-  bool adagrad_, normalized_;
+  double gamma_scale_, gamma_exponent_, eta_, lambda_;
+  Update update_;
   glimpse::LinearModel<T> costs_;
   Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> squared_gradients_;
   glimpse::algorithms::NormalizedLeastSquares<T> normalized_step_;
-  Costs clipped_;  // the clipped estimates predict() returns under `normalized`
+  std::vector<glimpse::algorithms::InverseTracker> inverse_gram_;  // per class, under `ridge`
+  Costs clipped_;  // the clipped estimates predict() returns under `normalized` and `ridge`
   glimpse::algorithms::InverseGapWeighting explore_;
   glimpse::Rng rng_;
   std::int64_t updates_ = 0;
