@@ -26,11 +26,9 @@ class @CLASS@ final : public glimpse::Learner {
             .revision = 1,  // bump whenever its numbers may change: results pages record it
             .summary = "multiclass Perceptron: on a mistake, w_y += eta x and w_predicted -= eta x",
             .reference = "",
-            .params = {glimpse::ParamSpec::real("eta", "1", "step size").above(0)},
+            .params = {glimpse::ParamSpec::real("eta", "1", "step size").above(0).into(&@CLASS@::eta_)},
             .accepts = {glimpse::FeedbackKind::label}};  // learns from the true label ("full" oracle)
   }
-
-  explicit @CLASS@(const glimpse::ParamValues& params) : eta_(params.real("eta")) {}
 
   void reset(const glimpse::ProblemShape& shape, std::uint64_t /*seed: key of the run's random stream*/) override {
     k_ = shape.K;
@@ -63,7 +61,7 @@ class @CLASS@ final : public glimpse::Learner {
     for (std::int32_t e = 0; e < x.nnz; ++e) w[x.sparse ? x.indices[e] : e] += step * x.values[e];
   }
 
-  double eta_;
+  double eta_ = 1;  // bound to the parameter "eta": glimpse stores its value here
   std::int32_t k_ = 0, d_ = 0;
   std::vector<double> weights_;
 };

@@ -45,5 +45,54 @@ TEST(Params, ValuesRenderAsStableJson) {
   EXPECT_THROW(v.boolean("beta"), std::logic_error);
 }
 
+// A plugin whose parameters are bound to its fields (ParamSpec::into): the host's create_plugin stores each
+// resolved value, converted to the field's type, then calls configure().
+class BoundProbe final : public PluginObject {
+ public:
+  enum class Mode { first, second, third };  // the choices' order
+  static PluginSpec spec() {
+    return {
+        .name = "bound_probe",
+        .params = {ParamSpec::real("rate", "0.5", "").into(&BoundProbe::rate_),
+                   ParamSpec::real("narrow", "0.1", "").into(&BoundProbe::narrow_),
+                   ParamSpec::integer("count", "3", "").into(&BoundProbe::count_),
+                   ParamSpec::boolean("flag", false, "").into(&BoundProbe::flag_),
+                   ParamSpec::choice("mode", "first", {"first", "second", "third"}, "").into(&BoundProbe::mode_),
+                   ParamSpec::text("label", "", "").into(&BoundProbe::label_), ParamSpec::real("unbound", "1", "")}};
+  }
+  void configure() { configured_rate_ = rate_ * count_; }
+
+  double rate_ = 0;
+  float narrow_ = 0;
+  std::int32_t count_ = 0;
+  bool flag_ = false;
+  Mode mode_ = Mode::first;
+  std::string label_;
+  double configured_rate_ = 0;
+};
+
+TEST(Params, BoundParametersAreStoredInTheirFieldsThenConfigureRuns) {
+  ParamValues values;
+  values.set("rate", 0.25);
+  values.set("narrow", 0.1);
+  values.set("count", std::int64_t{4});
+  values.set("flag", true);
+  values.set("mode", std::string("third"));
+  values.set("label", std::string("x y"));
+  values.set("unbound", 2.0);
+  std::unique_ptr<PluginObject> object(detail::create_plugin<BoundProbe>(values));
+  const auto& probe = dynamic_cast<const BoundProbe&>(*object);
+  EXPECT_EQ(probe.rate_, 0.25);
+  EXPECT_EQ(probe.narrow_, static_cast<float>(0.1));  // the double cast to the field's type, as a constructor did
+  EXPECT_EQ(probe.count_, 4);
+  EXPECT_TRUE(probe.flag_);
+  EXPECT_EQ(probe.mode_, BoundProbe::Mode::third);
+  EXPECT_EQ(probe.label_, "x y");
+  EXPECT_EQ(probe.configured_rate_, 1.0);  // configure() saw the bound values
+  values.set("mode", std::string("second"));
+  std::unique_ptr<PluginObject> other(detail::create_plugin<BoundProbe>(values));
+  EXPECT_EQ(dynamic_cast<const BoundProbe&>(*other).mode_, BoundProbe::Mode::second);
+}
+
 }  // namespace
 }  // namespace glimpse::test

@@ -16,6 +16,7 @@
 namespace glimpse {
 
 class PluginObject;
+class ParamValues;
 
 // The size of the problem a parameter expression may refer to as K, d and n.
 struct ProblemShape {
@@ -79,6 +80,20 @@ struct ParamSpec {
     required = true;
     return std::move(*this);
   }
+
+  // Binds the parameter to a field of the plugin class C, so that its name is written once, here: the host stores
+  // the resolved value there when it creates the plugin (plugin.hpp's create_plugin). Arithmetic fields take the
+  // real or integer value cast to their type, bool the boolean, std::string the text as written (text, choice,
+  // path), std::filesystem::path the resolved path, an enum the index of the value among `choices` (declare the
+  // enum's values in the choices' order), a std::unique_ptr<Learner> the learner a `learner` parameter names.
+  // Defined in plugin.hpp.
+  template <class C, class Field>
+  ParamSpec&& into(Field C::*field) &&;
+  // The same for a field of a member struct: into(&MyLearner::options_, &Options::tolerance).
+  template <class C, class Part, class Field>
+  ParamSpec&& into(Part C::*part, Field Part::*field) &&;
+  // What into() leaves: stores this parameter's value in the object. Empty when the plugin reads ParamValues itself.
+  std::function<void(PluginObject& object, const ParamValues& values)> assign;
 
   // "a number in (0, 1]", "an integer >= 1", "one of lowest, random", ...
   std::string expectation() const;

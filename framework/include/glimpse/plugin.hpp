@@ -2,10 +2,13 @@
 // first member is the plugin API version. The host reads that version before touching anything else.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "glimpse/error.hpp"
@@ -14,7 +17,7 @@
 
 // Bump when PluginEntry, PluginSpec or any interface handed across the boundary (Learner, Dataset, ...)
 // changes layout or meaning. The host refuses plugins built against another value.
-#define GLIMPSE_PLUGIN_API_VERSION 10
+#define GLIMPSE_PLUGIN_API_VERSION 11
 
 // Types whose identity must be shared between the host and plugins built with -fvisibility=hidden.
 #define GLIMPSE_API __attribute__((visibility("default")))
@@ -30,8 +33,10 @@ struct PluginSpec {
   PluginKind kind = PluginKind::learner;
   std::string version = "1.0";  // the plugin's own version, recorded in traces
   // Arithmetic revision: bump it whenever the plugin's numbers may change for the same inputs (a new update
-  // order, another summation, a fixed bug). Results pages record the revisions they were made with, and
-  // `glimpse reproduce --list` marks a page stale when one differs; a learner's golden test forces the bump.
+  // order, another summation, a fixed bug, a new parameter: a run's random streams are keyed by its full
+  // parameter set, so a randomised learner's numbers move too). Results pages record the revisions they were
+  // made with, and `glimpse reproduce --list` marks a page stale when one differs; a learner's golden test
+  // forces the bump (for a new parameter it cannot: its streams there do not depend on the parameters).
   std::uint32_t revision = 1;
   std::string summary;          // one line
   std::string reference;        // paper and section, where one applies
@@ -47,6 +52,61 @@ class GLIMPSE_API PluginObject {
  public:
   virtual ~PluginObject();
 };
+
+namespace detail {
+// Stores parameter `name`'s value from `values` in `target`, converted as ParamSpec::into describes.
+template <class Field>
+void store_param(Field& target, const std::string& name, ParamType type, const std::vector<std::string>& choices,
+                 const ParamValues& values) {
+  if constexpr (std::is_same_v<Field, bool>) {
+    target = values.boolean(name);
+  } else if constexpr (std::is_enum_v<Field>) {
+    const auto chosen = std::find(choices.begin(), choices.end(), values.text(name));
+    target = static_cast<Field>(chosen - choices.begin());
+  } else if constexpr (std::is_arithmetic_v<Field>) {
+    target =
+        type == ParamType::integer ? static_cast<Field>(values.integer(name)) : static_cast<Field>(values.real(name));
+  } else if constexpr (std::is_same_v<Field, std::filesystem::path>) {
+    target = values.path(name);
+  } else if constexpr (requires { typename Field::element_type; }) {  // a `learner` parameter: the wrapped plugin
+    std::unique_ptr<PluginObject> created = values.create(name);
+    auto* typed = dynamic_cast<typename Field::element_type*>(created.get());
+    if (!typed) throw Error("parameter " + name, "names a plugin of another kind");
+    created.release();
+    target.reset(typed);
+  } else {
+    static_assert(std::is_same_v<Field, std::string>,
+                  "into(): a number, bool, enum, std::string, path or std::unique_ptr (learner) field");
+    target = values.text(name);
+  }
+}
+}  // namespace detail
+
+template <class C, class Field>
+ParamSpec&& ParamSpec::into(Field C::*field) && {
+  assign = [field, name = name, type = type, choices = choices](PluginObject& object, const ParamValues& values) {
+    detail::store_param(dynamic_cast<C&>(object).*field, name, type, choices, values);
+  };
+  return std::move(*this);
+}
+
+template <class C, class Part, class Field>
+ParamSpec&& ParamSpec::into(Part C::*part, Field Part::*field) && {
+  assign = [part, field, name = name, type = type, choices = choices](PluginObject& object, const ParamValues& values) {
+    detail::store_param(dynamic_cast<C&>(object).*part.*field, name, type, choices, values);
+  };
+  return std::move(*this);
+}
+
+// Stores every bound parameter's value in `object` (ParamSpec::into), then lets the plugin derive from them: a
+// `void configure()` member, when it has one, runs last (and may throw glimpse::Error for combinations the
+// declaration cannot express).
+template <class Plugin>
+void assign_params(Plugin& object, const PluginSpec& spec, const ParamValues& values) {
+  for (const auto& param : spec.params)
+    if (param.assign) param.assign(object, values);
+  if constexpr (requires { object.configure(); }) object.configure();
+}
 
 // `object` as the interface its kind implements (Learner, Metric, ...); an Error at `where` saying `what_else` when
 // it is not one.
@@ -83,9 +143,17 @@ const PluginSpec& describe_plugin() {
   static const PluginSpec spec = Plugin::spec();
   return spec;
 }
+// A plugin is constructed from the ParamValues when it has such a constructor, default-constructed otherwise; its
+// bound parameters are then assigned (assign_params).
 template <class Plugin>
 PluginObject* create_plugin(const ParamValues& params) {
-  return new Plugin(params);
+  std::unique_ptr<Plugin> plugin;
+  if constexpr (std::is_constructible_v<Plugin, const ParamValues&>)
+    plugin = std::make_unique<Plugin>(params);
+  else
+    plugin = std::make_unique<Plugin>();
+  assign_params(*plugin, describe_plugin<Plugin>(), params);
+  return plugin.release();
 }
 template <class Family>
 PluginSpec describe_family_member(const std::string& argument) {

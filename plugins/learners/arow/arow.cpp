@@ -10,25 +10,20 @@
 namespace {
 
 template <class T>
-class Arow final : public glimpse::Learner {
+class Arow final : public glimpse::LinearLearner<T> {
  public:
   static glimpse::PluginSpec spec() {
-    return {.name = "arow",
-            .kind = glimpse::PluginKind::learner,
-            .summary = "AROW: second-order multiclass updates against the runner-up, diagonal confidence per class",
-            .reference = "Crammer, Kulesza, Dredze, NIPS 2009 (multiclass against the runner-up, diagonal per class)",
-            .params = {glimpse::ParamSpec::real("r", "1", "regularisation r (beta = 1 / (x' S x + r))").above(0),
-                       glimpse::precision_param()},
-            .accepts = {glimpse::FeedbackKind::label}};
+    return {
+        .name = "arow",
+        .kind = glimpse::PluginKind::learner,
+        .summary = "AROW: second-order multiclass updates against the runner-up, diagonal confidence per class",
+        .reference = "Crammer, Kulesza, Dredze, NIPS 2009 (multiclass against the runner-up, diagonal per class)",
+        .params =
+            {glimpse::ParamSpec::real("r", "1", "regularisation r (beta = 1 / (x' S x + r))").above(0).into(&Arow::r_),
+             glimpse::precision_param()},
+        .accepts = {glimpse::FeedbackKind::label}};
   }
-  explicit Arow(const glimpse::ParamValues& params) : r_(params.real("r")) {}
-
-  void reset(const glimpse::ProblemShape& shape, std::uint64_t) override {
-    model_.reset(shape.K, shape.d, glimpse::WeightLayout::class_major);
-    confidence_.reset(shape.K, shape.d);
-  }
-  void predict(const glimpse::Instance& x, glimpse::Prediction& pred) override { model_.predict_greedy(x, pred); }
-
+  Arow() : glimpse::LinearLearner<T>(glimpse::WeightLayout::class_major) {}
   void learn(const glimpse::Instance& x, const glimpse::Prediction& pred, const glimpse::Feedback& feedback) override {
     const std::int32_t y = glimpse::full_label(feedback);
     if (y < 0) return;
@@ -37,11 +32,12 @@ class Arow final : public glimpse::Learner {
     const double beta = 1 / (confidence_.variance(x, constraint) + r_);
     confidence_.step(model_.weights(), x, constraint, (1 - constraint.margin) * beta, beta);
   }
+  void reset_state(const glimpse::ProblemShape& shape, std::uint64_t) override { confidence_.reset(shape.K, shape.d); }
 
  private:
   using Confidence = glimpse::algorithms::RunnerUpConfidence<T>;
-  double r_;
-  glimpse::LinearModel<T> model_;
+  using glimpse::LinearLearner<T>::model_;
+  double r_ = 1;
   Confidence confidence_;
 };
 

@@ -13,15 +13,16 @@ class Banditron final : public glimpse::algorithms::EpsilonGreedyLinearLearner<T
 
  public:
   static glimpse::PluginSpec spec() {
-    return {.name = "banditron",
-            .kind = glimpse::PluginKind::learner,
-            .summary = "Banditron: epsilon-greedy proposals, importance-weighted Perceptron update every round",
-            .reference = "Kakade, Shalev-Shwartz, Tewari, ICML 2008; ALGORITHMS.md 3.2",
-            .params = {glimpse::ParamSpec::real("gamma", "0.05", "exploration rate").above(0).at_most(1),
-                       glimpse::precision_param()},
-            .accepts = {glimpse::FeedbackKind::correctness}};
+    return {
+        .name = "banditron",
+        .kind = glimpse::PluginKind::learner,
+        .summary = "Banditron: epsilon-greedy proposals, importance-weighted Perceptron update every round",
+        .reference = "Kakade, Shalev-Shwartz, Tewari, ICML 2008; ALGORITHMS.md 3.2",
+        .params =
+            {glimpse::ParamSpec::real("gamma", "0.05", "exploration rate").above(0).at_most(1).into(&Banditron::gamma_),
+             glimpse::precision_param()},
+        .accepts = {glimpse::FeedbackKind::correctness}};
   }
-  explicit Banditron(const glimpse::ParamValues& params) : Base(params.real("gamma")) {}
 
   void learn(const glimpse::Instance& x, const glimpse::Prediction& pred, const glimpse::Feedback& feedback) override {
     const auto* answer = std::get_if<glimpse::CorrectnessFeedback>(&feedback);

@@ -15,21 +15,21 @@ class Bpa final : public glimpse::algorithms::EpsilonGreedyLinearLearner<T> {
 
  public:
   static glimpse::PluginSpec spec() {
-    return {.name = "bpa",
-            .kind = glimpse::PluginKind::learner,
-            .summary = "bandit PA: epsilon-greedy proposals, binary PA step on the proposed class's row",
-            .reference = "Zhong & Dauce, ECML 2015, as in the CSPA authors' code; ALGORITHMS.md 3.3",
-            .params = {glimpse::ParamSpec::real("gamma", "0.05", "exploration rate").above(0).at_most(1),
-                       glimpse::ParamSpec::real("margin_correct", "1",
-                                                "target margin when right: 1 (CSPA authors' code) or 0 (first "
-                                                "author's MATLAB code)")
-                           .at_least(0)
-                           .at_most(1),
-                       glimpse::precision_param()},
-            .accepts = {glimpse::FeedbackKind::correctness}};
+    return {
+        .name = "bpa",
+        .kind = glimpse::PluginKind::learner,
+        .summary = "bandit PA: epsilon-greedy proposals, binary PA step on the proposed class's row",
+        .reference = "Zhong & Dauce, ECML 2015, as in the CSPA authors' code; ALGORITHMS.md 3.3",
+        .params = {glimpse::ParamSpec::real("gamma", "0.05", "exploration rate").above(0).at_most(1).into(&Bpa::gamma_),
+                   glimpse::ParamSpec::real("margin_correct", "1",
+                                            "target margin when right: 1 (CSPA authors' code) or 0 (first "
+                                            "author's MATLAB code)")
+                       .at_least(0)
+                       .at_most(1)
+                       .into(&Bpa::margin_correct_),
+                   glimpse::precision_param()},
+        .accepts = {glimpse::FeedbackKind::correctness}};
   }
-  explicit Bpa(const glimpse::ParamValues& params)
-      : Base(params.real("gamma")), margin_correct_(params.real("margin_correct")) {}
 
   void learn(const glimpse::Instance& x, const glimpse::Prediction& pred, const glimpse::Feedback& feedback) override {
     const auto* answer = std::get_if<glimpse::CorrectnessFeedback>(&feedback);
@@ -43,7 +43,7 @@ class Bpa final : public glimpse::algorithms::EpsilonGreedyLinearLearner<T> {
   }
 
  private:
-  double margin_correct_;
+  double margin_correct_ = 1;
 };
 
 }  // namespace

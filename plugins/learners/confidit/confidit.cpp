@@ -18,26 +18,25 @@ class Confidit final : public glimpse::Learner {
   using Matrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
   static glimpse::PluginSpec spec() {
-    return {.name = "confidit",
-            .kind = glimpse::PluginKind::learner,
-            .summary = "Confidit: second-order per-class models, upper-confidence proposals (diagonal or full A)",
-            .reference = "Crammer & Gentile, ICML 2011, as in the CSPA paper's experiments; ALGORITHMS.md 3.4",
-            .params = {glimpse::ParamSpec::real("eta", "1", "exploration width").above(0),
-                       glimpse::ParamSpec::real("alpha", "1", "A_i starts at (1 + alpha)^2 I").above(0),
-                       glimpse::ParamSpec::choice("matrix", "diag", {"diag", "full"},
-                                                  "diag: O(K nnz) per round; full: O(K d^2) time, O(K d^2) memory"),
-                       glimpse::ParamSpec::boolean(
-                           "projection", false, "project each w_i onto |w_i . x| <= alpha (A_i metric) before scoring"),
-                       glimpse::ParamSpec::boolean("log_factor", false, "multiply the squared widths by log(t + 1)"),
-                       glimpse::precision_param()},
-            .accepts = {glimpse::FeedbackKind::correctness}};
+    return {
+        .name = "confidit",
+        .kind = glimpse::PluginKind::learner,
+        .summary = "Confidit: second-order per-class models, upper-confidence proposals (diagonal or full A)",
+        .reference = "Crammer & Gentile, ICML 2011, as in the CSPA paper's experiments; ALGORITHMS.md 3.4",
+        .params =
+            {glimpse::ParamSpec::real("eta", "1", "exploration width").above(0).into(&Confidit::eta_),
+             glimpse::ParamSpec::real("alpha", "1", "A_i starts at (1 + alpha)^2 I").above(0).into(&Confidit::alpha_),
+             glimpse::ParamSpec::choice("matrix", "diag", {"diag", "full"},
+                                        "diag: O(K nnz) per round; full: O(K d^2) time, O(K d^2) memory")
+                 .into(&Confidit::matrix_),
+             glimpse::ParamSpec::boolean("projection", false,
+                                         "project each w_i onto |w_i . x| <= alpha (A_i metric) before scoring")
+                 .into(&Confidit::projection_),
+             glimpse::ParamSpec::boolean("log_factor", false, "multiply the squared widths by log(t + 1)")
+                 .into(&Confidit::log_factor_),
+             glimpse::precision_param()},
+        .accepts = {glimpse::FeedbackKind::correctness}};
   }
-  explicit Confidit(const glimpse::ParamValues& params)
-      : eta_(params.real("eta")),
-        alpha_(params.real("alpha")),
-        full_(params.text("matrix") == "full"),
-        projection_(params.boolean("projection")),
-        log_factor_(params.boolean("log_factor")) {}
 
   void reset(const glimpse::ProblemShape& shape, std::uint64_t) override {
     const T start = static_cast<T>((1 + alpha_) * (1 + alpha_));
@@ -46,7 +45,7 @@ class Confidit final : public glimpse::Learner {
     b_.setZero(shape.K, shape.d);
     widths_.setZero(shape.K);
     unit_values_.assign(static_cast<std::size_t>(shape.d), 0.0f);
-    if (full_) {
+    if (matrix_ == MatrixForm::full) {
       inverses_.assign(static_cast<std::size_t>(shape.K), Matrix::Identity(shape.d, shape.d) / start);
       dense_x_.setZero(shape.d);
       inverse_x_.setZero(shape.d);
@@ -59,7 +58,7 @@ class Confidit final : public glimpse::Learner {
     ++round_;
     const glimpse::Instance u = unit(x);
     model_.predict_greedy(u, pred);
-    if (full_) u.to_dense(dense_x_);
+    if (matrix_ == MatrixForm::full) u.to_dense(dense_x_);
     const T time_factor = log_factor_ ? static_cast<T>(std::log(static_cast<double>(round_) + 1.0)) : T{1};
     for (std::int32_t i = 0; i < model_.num_classes(); ++i) {
       const T quadratic = std::max(inverse_quadratic(i, u), T{0});  // x' A_i^{-1} x, leaves A_i^{-1} x in inverse_x_
@@ -81,7 +80,7 @@ class Confidit final : public glimpse::Learner {
     const T rho = answer->correct ? T{1} : T{-1};
     T* b = b_.row(k).data();
     T* w = model_.weights().row(k).data();
-    if (full_) {
+    if (matrix_ == MatrixForm::full) {
       u.to_dense(dense_x_);
       b_.row(k) += rho * dense_x_.transpose();
       Matrix& inverse = inverses_[static_cast<std::size_t>(k)];
@@ -114,7 +113,7 @@ class Confidit final : public glimpse::Learner {
  private:
   // x' A_i^{-1} x for class i; in full mode A_i^{-1} x is left in inverse_x_.
   T inverse_quadratic(std::int32_t i, const glimpse::Instance& u) {
-    if (full_) {
+    if (matrix_ == MatrixForm::full) {
       inverse_x_.noalias() = inverses_[static_cast<std::size_t>(i)] * dense_x_;
       return dense_x_.dot(inverse_x_);
     }
@@ -134,7 +133,7 @@ class Confidit final : public glimpse::Learner {
     if (score == clipped || quadratic <= 0) return;
     const T factor = (score - clipped) / quadratic;
     T* w = model_.weights().row(i).data();
-    if (full_) {
+    if (matrix_ == MatrixForm::full) {
       model_.weights().row(i) -= factor * inverse_x_.transpose();
     } else {
       const T* a = a_.row(i).data();
@@ -157,8 +156,10 @@ class Confidit final : public glimpse::Learner {
     return u;
   }
 
-  double eta_, alpha_;
-  bool full_, projection_, log_factor_;
+  enum class MatrixForm { diag, full };  // the choices' order
+  double eta_ = 1, alpha_ = 1;
+  MatrixForm matrix_ = MatrixForm::diag;
+  bool projection_ = false, log_factor_ = false;
   std::int64_t round_ = 0;
   glimpse::LinearModel<T> model_;
   Matrix a_, b_;                  // diagonal of A_i (diag mode) and b_i, one row per class

@@ -8,7 +8,7 @@
 namespace {
 
 template <class T>
-class Copa final : public glimpse::Learner {
+class Copa final : public glimpse::LinearLearner<T> {
  public:
   static glimpse::PluginSpec spec() {
     return {.name = "copa",
@@ -19,31 +19,26 @@ class Copa final : public glimpse::Learner {
             .reference =
                 "Ralaivola, Confusion-Based Online Learning and a Passive-Aggressive Scheme, NIPS 2012, "
                 "supplement Theorem 1",
-            .params = {glimpse::ParamSpec::real("c", "1", "aggressiveness C: weight of the squared hinge").above(0),
-                       glimpse::ParamSpec::real("delta", "1/(K-1)", "margin Delta of the per-class losses").above(0),
+            .params = {glimpse::ParamSpec::real("c", "1", "aggressiveness C: weight of the squared hinge")
+                           .above(0)
+                           .into(&Copa::c_),
+                       glimpse::ParamSpec::real("delta", "1/(K-1)", "margin Delta of the per-class losses")
+                           .above(0)
+                           .into(&Copa::delta_),
                        glimpse::precision_param()},
             .accepts = {glimpse::FeedbackKind::label}};
   }
-
-  explicit Copa(const glimpse::ParamValues& params) : c_(params.real("c")), delta_(params.real("delta")) {}
-
-  void reset(const glimpse::ProblemShape& shape, std::uint64_t) override {
-    model_.reset(shape);
-    step_.reset(shape.K);
-  }
-
-  void predict(const glimpse::Instance& x, glimpse::Prediction& pred) override { model_.predict_greedy(x, pred); }
-  void prefetch(const glimpse::Instance& upcoming) noexcept override { model_.expect(upcoming); }
 
   void learn(const glimpse::Instance& x, const glimpse::Prediction&, const glimpse::Feedback& feedback) override {
     const std::int32_t y = glimpse::full_label(feedback);
     if (y < 0 || !step_.compute(model_.scores(), y, x.squared_norm(), c_, delta_)) return;
     model_.add_to_rows(step_.coefficients(), x);
   }
+  void reset_state(const glimpse::ProblemShape& shape, std::uint64_t) override { step_.reset(shape.K); }
 
  private:
-  double c_, delta_;
-  glimpse::LinearModel<T> model_;
+  using glimpse::LinearLearner<T>::model_;
+  double c_ = 1, delta_ = 1;
   glimpse::algorithms::CopaStep step_;
 };
 

@@ -8,7 +8,7 @@
 namespace {
 
 template <class T>
-class Cpa final : public glimpse::Learner {
+class Cpa final : public glimpse::LinearLearner<T> {
  public:
   static glimpse::PluginSpec spec() {
     return {.name = "cpa",
@@ -17,15 +17,11 @@ class Cpa final : public glimpse::Learner {
             .reference = "ALGORITHMS.md section 4; CSPA paper eq. (19); Ishida et al. (NeurIPS 2017) setting",
             .params = {glimpse::ParamSpec::real("beta", "1/(2*(K-1))", "fraction of the loss removed per step")
                            .above(0)
-                           .at_most(1),
+                           .at_most(1)
+                           .into(&Cpa::beta_),
                        glimpse::precision_param()},
             .accepts = {glimpse::FeedbackKind::complementary}};
   }
-  explicit Cpa(const glimpse::ParamValues& params) : beta_(params.real("beta")) {}
-
-  void reset(const glimpse::ProblemShape& shape, std::uint64_t) override { model_.reset(shape); }
-  void predict(const glimpse::Instance& x, glimpse::Prediction& pred) override { model_.predict_greedy(x, pred); }
-  void prefetch(const glimpse::Instance& upcoming) noexcept override { model_.expect(upcoming); }
   void learn(const glimpse::Instance& x, const glimpse::Prediction&, const glimpse::Feedback& feedback) override {
     const auto* complementary = std::get_if<glimpse::ComplementaryFeedback>(&feedback);
     if (!complementary) return;
@@ -34,8 +30,8 @@ class Cpa final : public glimpse::Learner {
   }
 
  private:
-  double beta_;
-  glimpse::LinearModel<T> model_;
+  using glimpse::LinearLearner<T>::model_;
+  double beta_ = 1;
 };
 
 }  // namespace

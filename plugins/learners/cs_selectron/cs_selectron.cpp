@@ -21,39 +21,6 @@
 
 namespace {
 
-std::vector<glimpse::ParamSpec> selectron_params() {
-  std::vector<glimpse::ParamSpec> params{
-      glimpse::ParamSpec::choice("link", "logistic", {"logistic", "linear"},
-                                 "the GLM link: multinomial logit, or linear (closed-form refit)"),
-      glimpse::ParamSpec::real("gamma", "0",
-                               "regularisation gamma; 0 means gamma_l of the link: 1/(e K^2) logistic, 1 - 1/K "
-                               "linear")
-          .at_least(0),
-      glimpse::ParamSpec::choice("identifiability", "last_row_zero", {"last_row_zero", "none"},
-                                 "logistic: fix the last class's row at 0, or optimise all K rows"),
-      glimpse::ParamSpec::real("tolerance", "1e-6", "logistic: a refit stops when ||gradient||_inf <= tolerance")
-          .above(0),
-      glimpse::ParamSpec::integer("max_iterations", "100", "logistic: L-BFGS iterations per refit at most").at_least(1),
-      glimpse::ParamSpec::real("refit_growth", "0",
-                               "logistic: refit when the labelled set has grown by this factor since the last "
-                               "refit (0: on every labelled round, as the paper)")
-          .at_least(0),
-      glimpse::ParamSpec::integer("lbfgs_memory", "10", "logistic: L-BFGS curvature pairs kept").at_least(1),
-      glimpse::ParamSpec::choice("solver", "lbfgs", {"lbfgs", "ons"},
-                                 "logistic: lbfgs refits eq. 9 exactly (to the tolerance); ons takes one Online "
-                                 "Newton Step per labelled round (cheap, not the exact minimiser)"),
-      glimpse::ParamSpec::boolean("safety", false,
-                                  "P1's safety switch: also label the round after each query, train a passive "
-                                  "model on those, switch to it when the active model's loss there is worse by "
-                                  "the paper's margin"),
-      glimpse::ParamSpec::real("safety_c", "1", "safety: the constant c of the switching margin").at_least(0),
-      glimpse::ParamSpec::real("safety_delta", "0.05", "safety: delta in the margin's log(1/delta)").above(0).below(1),
-      glimpse::ParamSpec::real("safety_radius", "1", "safety: R, a bound on ||x||").above(0),
-      glimpse::ParamSpec::real("safety_omega", "1", "safety: omega, a bound on the norm of each row of W").above(0)};
-  for (auto& p : glimpse::algorithms::cost_params()) params.push_back(std::move(p));
-  return params;
-}
-
 // One GLM under either link, refitted on the (x, y) it is given: the active learner, or the passive one of
 // the safety switch.
 class GlmModel {
@@ -131,25 +98,14 @@ class CsSelectron final : public glimpse::Learner {
             .reference =
                 "Agarwal, Selective sampling algorithms for cost-sensitive multiclass prediction, ICML 2013, "
                 "sections 3-4; ALGORITHMS.md 7",
-            .params = selectron_params(),
+            .params = declared_params(),
             .accepts = {glimpse::FeedbackKind::label}};
   }
-  explicit CsSelectron(const glimpse::ParamValues& params)
-      : logistic_(params.text("link") == "logistic"),
-        gamma_(params.real("gamma")),
-        safety_(params.boolean("safety")),
-        safety_c_(params.real("safety_c")),
-        safety_delta_(params.real("safety_delta")),
-        safety_radius_(params.real("safety_radius")),
-        safety_omega_(params.real("safety_omega")),
-        costs_(params) {
-    options_.last_row_zero = params.text("identifiability") == "last_row_zero";
-    options_.tolerance = params.real("tolerance");
-    options_.max_iterations = static_cast<std::int32_t>(params.integer("max_iterations"));
-    options_.refit_growth = params.real("refit_growth");
-    options_.memory = static_cast<std::int32_t>(params.integer("lbfgs_memory"));
-    options_.solver = params.text("solver") == "ons" ? glimpse::algorithms::LogisticGlm::Solver::ons
-                                                     : glimpse::algorithms::LogisticGlm::Solver::lbfgs;
+  // The cost matrix reads its own parameters (cost_params(), shared with the regret metric); the others are bound.
+  explicit CsSelectron(const glimpse::ParamValues& params) : costs_(params) {}
+  void configure() {
+    logistic_ = link_ == Link::logistic;
+    options_.last_row_zero = identifiability_ == Identifiability::last_row_zero;
   }
 
   void reset(const glimpse::ProblemShape& shape, std::uint64_t) override {
@@ -209,6 +165,59 @@ class CsSelectron final : public glimpse::Learner {
   }
 
  private:
+  static std::vector<glimpse::ParamSpec> declared_params() {
+    std::vector<glimpse::ParamSpec> params{
+        glimpse::ParamSpec::choice("link", "logistic", {"logistic", "linear"},
+                                   "the GLM link: multinomial logit, or linear (closed-form refit)")
+            .into(&CsSelectron::link_),
+        glimpse::ParamSpec::real("gamma", "0",
+                                 "regularisation gamma; 0 means gamma_l of the link: 1/(e K^2) logistic, 1 - 1/K "
+                                 "linear")
+            .at_least(0)
+            .into(&CsSelectron::gamma_),
+        glimpse::ParamSpec::choice("identifiability", "last_row_zero", {"last_row_zero", "none"},
+                                   "logistic: fix the last class's row at 0, or optimise all K rows")
+            .into(&CsSelectron::identifiability_),
+        glimpse::ParamSpec::real("tolerance", "1e-6", "logistic: a refit stops when ||gradient||_inf <= tolerance")
+            .above(0)
+            .into(&CsSelectron::options_, &Options::tolerance),
+        glimpse::ParamSpec::integer("max_iterations", "100", "logistic: L-BFGS iterations per refit at most")
+            .at_least(1)
+            .into(&CsSelectron::options_, &Options::max_iterations),
+        glimpse::ParamSpec::real("refit_growth", "0",
+                                 "logistic: refit when the labelled set has grown by this factor since the last "
+                                 "refit (0: on every labelled round, as the paper)")
+            .at_least(0)
+            .into(&CsSelectron::options_, &Options::refit_growth),
+        glimpse::ParamSpec::integer("lbfgs_memory", "10", "logistic: L-BFGS curvature pairs kept")
+            .at_least(1)
+            .into(&CsSelectron::options_, &Options::memory),
+        glimpse::ParamSpec::choice("solver", "lbfgs", {"lbfgs", "ons"},
+                                   "logistic: lbfgs refits eq. 9 exactly (to the tolerance); ons takes one Online "
+                                   "Newton Step per labelled round (cheap, not the exact minimiser)")
+            .into(&CsSelectron::options_, &Options::solver),
+        glimpse::ParamSpec::boolean("safety", false,
+                                    "P1's safety switch: also label the round after each query, train a passive "
+                                    "model on those, switch to it when the active model's loss there is worse by "
+                                    "the paper's margin")
+            .into(&CsSelectron::safety_),
+        glimpse::ParamSpec::real("safety_c", "1", "safety: the constant c of the switching margin")
+            .at_least(0)
+            .into(&CsSelectron::safety_c_),
+        glimpse::ParamSpec::real("safety_delta", "0.05", "safety: delta in the margin's log(1/delta)")
+            .above(0)
+            .below(1)
+            .into(&CsSelectron::safety_delta_),
+        glimpse::ParamSpec::real("safety_radius", "1", "safety: R, a bound on ||x||")
+            .above(0)
+            .into(&CsSelectron::safety_radius_),
+        glimpse::ParamSpec::real("safety_omega", "1", "safety: omega, a bound on the norm of each row of W")
+            .above(0)
+            .into(&CsSelectron::safety_omega_)};
+    for (auto& p : glimpse::algorithms::cost_params()) params.push_back(std::move(p));
+    return params;
+  }
+
   // Scores from the model in use; changes no round state (also serves held-out evaluation).
   void score(const glimpse::Instance& x, glimpse::Prediction& pred) {
     if (logistic_) x.to_dense(x_);
@@ -233,10 +242,15 @@ class CsSelectron final : public glimpse::Learner {
   }
   bool switched() const noexcept { return switch_round_ > 0; }
 
-  bool logistic_;
-  double gamma_;
-  bool safety_;
-  double safety_c_, safety_delta_, safety_radius_, safety_omega_;
+  using Options = glimpse::algorithms::LogisticGlm::Options;
+  enum class Link { logistic, linear };                // the choices' order
+  enum class Identifiability { last_row_zero, none };  // the choices' order
+  Link link_ = Link::logistic;
+  Identifiability identifiability_ = Identifiability::last_row_zero;
+  bool logistic_ = true;
+  double gamma_ = 0;
+  bool safety_ = false;
+  double safety_c_ = 1, safety_delta_ = 0.05, safety_radius_ = 1, safety_omega_ = 1;
   glimpse::algorithms::CostMatrix costs_;
   glimpse::algorithms::LogisticGlm::Options options_;
   GlmModel active_, passive_;

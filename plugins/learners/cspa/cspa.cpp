@@ -9,7 +9,7 @@
 namespace {
 
 template <class T>
-class Cspa final : public glimpse::Learner {
+class Cspa final : public glimpse::LinearLearner<T> {
  public:
   static glimpse::PluginSpec spec() {
     return {.name = "cspa",
@@ -20,23 +20,15 @@ class Cspa final : public glimpse::Learner {
                                                 "fraction of the wrong-label loss removed per step (Theorem 2 needs "
                                                 "beta = (1 - alpha)/(K - 1))")
                            .above(0)
-                           .at_most(1),
+                           .at_most(1)
+                           .into(&Cspa::beta_),
                        glimpse::ParamSpec::choice("wrong_loss", "margin", {"margin", "unit"},
                                                   "margin: 1 + s_proposed - max of the others (eq. 4); unit: 1, as "
-                                                  "Algorithm 1 literally reads"),
+                                                  "Algorithm 1 literally reads")
+                           .into(&Cspa::wrong_loss_),
                        glimpse::precision_param()},
             .accepts = {glimpse::FeedbackKind::correctness}};
   }
-  explicit Cspa(const glimpse::ParamValues& params)
-      : beta_(params.real("beta")), unit_loss_(params.text("wrong_loss") == "unit") {}
-
-  void reset(const glimpse::ProblemShape& shape, std::uint64_t) override {
-    model_.reset(shape);
-    step_.reset(shape.K);
-  }
-  void predict(const glimpse::Instance& x, glimpse::Prediction& pred) override { model_.predict_greedy(x, pred); }
-  void prefetch(const glimpse::Instance& upcoming) noexcept override { model_.expect(upcoming); }
-
   void learn(const glimpse::Instance& x, const glimpse::Prediction& pred, const glimpse::Feedback& feedback) override {
     const auto* answer = std::get_if<glimpse::CorrectnessFeedback>(&feedback);
     if (!answer) return;
@@ -45,15 +37,18 @@ class Cspa final : public glimpse::Learner {
       model_.add_to_rows(step_.tau(), x);
       return;
     }
-    const double loss =
-        unit_loss_ ? 1.0 : glimpse::algorithms::complementary_margin_loss(model_.scores(), pred.proposed);
+    const double loss = wrong_loss_ == WrongLoss::unit
+                            ? 1.0
+                            : glimpse::algorithms::complementary_margin_loss(model_.scores(), pred.proposed);
     glimpse::algorithms::apply_complementary_step(model_, x, pred.proposed, beta_, loss);
   }
+  void reset_state(const glimpse::ProblemShape& shape, std::uint64_t) override { step_.reset(shape.K); }
 
  private:
-  double beta_;
-  bool unit_loss_;
-  glimpse::LinearModel<T> model_;
+  enum class WrongLoss { margin, unit };  // the choices' order
+  using glimpse::LinearLearner<T>::model_;
+  double beta_ = 1;
+  WrongLoss wrong_loss_ = WrongLoss::margin;
   glimpse::algorithms::SupportClassPa step_;
 };
 

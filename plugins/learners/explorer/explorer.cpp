@@ -17,35 +17,32 @@ namespace {
 class Explorer final : public glimpse::Learner {
  public:
   static glimpse::PluginSpec spec() {
-    return {.name = "explorer",
-            .kind = glimpse::PluginKind::learner,
-            .summary = "bandit exploration (epsilon-greedy, softmax, inverse gap) around any full-feedback learner",
-            .reference = "epsilon-greedy as the Banditron's; inverse gap weighting as SquareCB's (Foster & Rakhlin 2020)",
-            .params = {glimpse::ParamSpec::learner("base", "perceptron",
-                                                   "the full-feedback learner explored around (its parameters: base.NAME)"),
-                       glimpse::ParamSpec::choice("rule", "epsilon_greedy", {"epsilon_greedy", "softmax", "inverse_gap"},
-                                                  "how the proposal is drawn from the base's scores s"),
-                       glimpse::ParamSpec::real("epsilon", "0.05", "epsilon_greedy: uniform share (epsilon)").above(0).at_most(1),
-                       glimpse::ParamSpec::real("temperature", "0.1", "softmax: P(a) ~ exp(s_a / tau) (tau)").above(0),
-                       glimpse::ParamSpec::real("gamma", "10", "inverse_gap: P(a) = 1/(K + gamma (s_max - s_a)) (gamma)")
-                           .at_least(0),
-                       glimpse::ParamSpec::choice("wrong", "ignore", {"ignore", "complementary"},
-                                                  "what a wrong proposal tells the base: nothing, or a complementary "
-                                                  "label (bases that do not learn from one ignore it)")},
-            .accepts = {glimpse::FeedbackKind::correctness}};
-  }
-  explicit Explorer(const glimpse::ParamValues& params)
-      : rule_(params.text("rule") == "softmax"       ? Rule::softmax
-              : params.text("rule") == "inverse_gap" ? Rule::inverse_gap
-                                                     : Rule::epsilon_greedy),
-        epsilon_(params.real("epsilon")),
-        temperature_(params.real("temperature")),
-        gamma_(params.real("gamma")),
-        tell_wrong_(params.text("wrong") == "complementary") {
-    std::unique_ptr<glimpse::PluginObject> object = params.create("base");
-    base_.reset(dynamic_cast<glimpse::Learner*>(object.get()));
-    if (!base_) throw glimpse::Error("explorer: parameter base", "does not name a learner");
-    object.release();
+    return {
+        .name = "explorer",
+        .kind = glimpse::PluginKind::learner,
+        .summary = "bandit exploration (epsilon-greedy, softmax, inverse gap) around any full-feedback learner",
+        .reference = "epsilon-greedy as the Banditron's; inverse gap weighting as SquareCB's (Foster & Rakhlin 2020)",
+        .params = {glimpse::ParamSpec::learner("base", "perceptron",
+                                               "the full-feedback learner explored around (its parameters: base.NAME)")
+                       .into(&Explorer::base_),
+                   glimpse::ParamSpec::choice("rule", "epsilon_greedy", {"epsilon_greedy", "softmax", "inverse_gap"},
+                                              "how the proposal is drawn from the base's scores s")
+                       .into(&Explorer::rule_),
+                   glimpse::ParamSpec::real("epsilon", "0.05", "epsilon_greedy: uniform share (epsilon)")
+                       .above(0)
+                       .at_most(1)
+                       .into(&Explorer::epsilon_),
+                   glimpse::ParamSpec::real("temperature", "0.1", "softmax: P(a) ~ exp(s_a / tau) (tau)")
+                       .above(0)
+                       .into(&Explorer::temperature_),
+                   glimpse::ParamSpec::real("gamma", "10", "inverse_gap: P(a) = 1/(K + gamma (s_max - s_a)) (gamma)")
+                       .at_least(0)
+                       .into(&Explorer::gamma_),
+                   glimpse::ParamSpec::choice("wrong", "ignore", {"ignore", "complementary"},
+                                              "what a wrong proposal tells the base: nothing, or a complementary "
+                                              "label (bases that do not learn from one ignore it)")
+                       .into(&Explorer::wrong_)},
+        .accepts = {glimpse::FeedbackKind::correctness}};
   }
 
   void reset(const glimpse::ProblemShape& shape, std::uint64_t seed) override {
@@ -85,17 +82,18 @@ class Explorer final : public glimpse::Learner {
     const auto* answer = std::get_if<glimpse::CorrectnessFeedback>(&feedback);
     if (answer && answer->correct)
       base_->learn(x, pred, glimpse::LabelFeedback{pred.proposed});
-    else if (answer && tell_wrong_)
+    else if (answer && wrong_ == Wrong::complementary)
       base_->learn(x, pred, glimpse::ComplementaryFeedback{pred.proposed});
     else
       base_->learn(x, pred, glimpse::NoFeedback{});
   }
 
  private:
-  enum class Rule { epsilon_greedy, softmax, inverse_gap };
-  Rule rule_;
-  double epsilon_, temperature_, gamma_;
-  bool tell_wrong_;
+  enum class Rule { epsilon_greedy, softmax, inverse_gap };  // the choices' order
+  enum class Wrong { ignore, complementary };
+  Rule rule_ = Rule::epsilon_greedy;
+  double epsilon_ = 0.05, temperature_ = 0.1, gamma_ = 10;
+  Wrong wrong_ = Wrong::ignore;
   std::unique_ptr<glimpse::Learner> base_;
   glimpse::algorithms::EpsilonGreedy greedy_;
   glimpse::algorithms::InverseGapWeighting inverse_gap_;

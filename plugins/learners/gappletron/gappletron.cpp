@@ -9,10 +9,9 @@
 namespace {
 
 struct AdaptiveStep {
-  double diameter;
   double squared_sum = 0;
   void reset() { squared_sum = 0; }
-  double operator()(double squared_norm) {
+  double operator()(double diameter, double squared_norm) {
     squared_sum += squared_norm;
     return diameter / std::sqrt(2 * (1e-8 + squared_sum));
   }
@@ -26,13 +25,16 @@ class Gappletron final : public glimpse::algorithms::SurrogateGapLearner<T, Adap
             .kind = glimpse::PluginKind::learner,
             .summary = "Gappletron (reconstructed, hinge loss): gap-mixed proposals, adaptive importance-weighted OGD",
             .reference = "van der Hoeven, Fusco, Cesa-Bianchi, NeurIPS 2021; reconstructed, MODERN_BANDITS.md 4",
-            .params = {glimpse::ParamSpec::real("gamma", "0.05", "uniform exploration mixed in (gamma)").above(0).at_most(1),
-                       glimpse::ParamSpec::real("B", "10", "diameter B in eta_t = B / sqrt(2 sum ||G||^2)").above(0),
+            .params = {glimpse::ParamSpec::real("gamma", "0.05", "uniform exploration mixed in (gamma)")
+                           .above(0)
+                           .at_most(1)
+                           .into(&Gappletron::gamma_),
+                       glimpse::ParamSpec::real("B", "10", "diameter B in eta_t = B / sqrt(2 sum ||G||^2)")
+                           .above(0)
+                           .into(&Gappletron::step_scale_),
                        glimpse::precision_param()},
             .accepts = {glimpse::FeedbackKind::correctness}};
   }
-  explicit Gappletron(const glimpse::ParamValues& params)
-      : glimpse::algorithms::SurrogateGapLearner<T, AdaptiveStep>(params.real("gamma"), {params.real("B")}) {}
 };
 
 }  // namespace

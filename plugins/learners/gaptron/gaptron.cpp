@@ -7,9 +7,8 @@
 namespace {
 
 struct ConstantStep {
-  double eta;
   void reset() {}
-  double operator()(double) const { return eta; }
+  double operator()(double eta, double) const { return eta; }
 };
 
 template <class T>
@@ -20,13 +19,14 @@ class Gaptron final : public glimpse::algorithms::SurrogateGapLearner<T, Constan
             .kind = glimpse::PluginKind::learner,
             .summary = "Gaptron (reconstructed, hinge loss): gap-mixed proposals, importance-weighted OGD",
             .reference = "van der Hoeven, NeurIPS 2020; gap map and constants reconstructed, MODERN_BANDITS.md 3",
-            .params = {glimpse::ParamSpec::real("gamma", "0.05", "uniform exploration mixed in (gamma)").above(0).at_most(1),
-                       glimpse::ParamSpec::real("eta", "1", "OGD step size (eta)").above(0),
+            .params = {glimpse::ParamSpec::real("gamma", "0.05", "uniform exploration mixed in (gamma)")
+                           .above(0)
+                           .at_most(1)
+                           .into(&Gaptron::gamma_),
+                       glimpse::ParamSpec::real("eta", "1", "OGD step size (eta)").above(0).into(&Gaptron::step_scale_),
                        glimpse::precision_param()},
             .accepts = {glimpse::FeedbackKind::correctness}};
   }
-  explicit Gaptron(const glimpse::ParamValues& params)
-      : glimpse::algorithms::SurrogateGapLearner<T, ConstantStep>(params.real("gamma"), {params.real("eta")}) {}
 };
 
 }  // namespace

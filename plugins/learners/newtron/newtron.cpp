@@ -25,21 +25,25 @@ class Newtron final : public glimpse::Learner {
             .kind = glimpse::PluginKind::learner,
             .summary = "PNewtron: softmax exploration, diagonal Online Newton Step on an unbiased log-loss gradient",
             .reference = "Hazan & Kale, NeurIPS 2011, diagonal form as in the public codes; MODERN_BANDITS.md 2",
-            .params = {glimpse::ParamSpec::real("gamma", "0.01", "uniform exploration mixed in (gamma)").above(0).at_most(1),
-                       glimpse::ParamSpec::real("alpha", "10", "softmax inverse temperature of the log-loss (alpha)").above(0),
-                       glimpse::ParamSpec::real("beta", "0.01", "curvature of the quadratic surrogate (beta)").above(0),
-                       glimpse::ParamSpec::real("D", "1", "A starts at I / D (D: the comparator's norm bound)").above(0),
+            .params = {glimpse::ParamSpec::real("gamma", "0.01", "uniform exploration mixed in (gamma)")
+                           .above(0)
+                           .at_most(1)
+                           .into(&Newtron::gamma_),
+                       glimpse::ParamSpec::real("alpha", "10", "softmax inverse temperature of the log-loss (alpha)")
+                           .above(0)
+                           .into(&Newtron::alpha_),
+                       glimpse::ParamSpec::real("beta", "0.01", "curvature of the quadratic surrogate (beta)")
+                           .above(0)
+                           .into(&Newtron::beta_),
+                       glimpse::ParamSpec::real("D", "1", "A starts at I / D (D: the comparator's norm bound)")
+                           .above(0)
+                           .into(&Newtron::radius_),
                        glimpse::ParamSpec::choice("projection", "none", {"none", "ball"},
-                                                  "ball: W scaled back to ||W||_F <= D after each update"),
+                                                  "ball: W scaled back to ||W||_F <= D after each update")
+                           .into(&Newtron::projection_),
                        glimpse::precision_param()},
             .accepts = {glimpse::FeedbackKind::correctness}};
   }
-  explicit Newtron(const glimpse::ParamValues& params)
-      : gamma_(params.real("gamma")),
-        alpha_(params.real("alpha")),
-        beta_(params.real("beta")),
-        radius_(params.real("D")),
-        project_(params.text("projection") == "ball") {}
 
   void reset(const glimpse::ProblemShape& shape, std::uint64_t seed) override {
     model_.reset(shape.K, shape.d, glimpse::WeightLayout::class_major);
@@ -97,12 +101,12 @@ class Newtron final : public glimpse::Learner {
         const double delta = c * v;
         a_(i, j) += static_cast<T>(curvature * delta * delta);
         b_(i, j) += static_cast<T>(linear * delta);
-        if (project_) squared_norm_ -= static_cast<double>(w(i, j)) * w(i, j);
+        if (projection_ == Projection::ball) squared_norm_ -= static_cast<double>(w(i, j)) * w(i, j);
         w(i, j) = -b_(i, j) / a_(i, j);
-        if (project_) squared_norm_ += static_cast<double>(w(i, j)) * w(i, j);
+        if (projection_ == Projection::ball) squared_norm_ += static_cast<double>(w(i, j)) * w(i, j);
       });
     }
-    if (project_) {
+    if (projection_ == Projection::ball) {
       const double norm = std::sqrt(std::max(squared_norm_, 0.0));
       scale_ = norm > radius_ ? radius_ / norm : 1.0;
     }
@@ -117,8 +121,9 @@ class Newtron final : public glimpse::Learner {
       for (auto& s : pred.scores) s *= scale_;
   }
 
-  double gamma_, alpha_, beta_, radius_;
-  bool project_;
+  enum class Projection { none, ball };  // the choices' order
+  double gamma_ = 0.01, alpha_ = 10, beta_ = 0.01, radius_ = 1;
+  Projection projection_ = Projection::none;
   double squared_norm_ = 0, scale_ = 1;
   glimpse::LinearModel<T> model_;
   Matrix a_, b_;

@@ -10,7 +10,7 @@
 namespace {
 
 template <class T>
-class OneAgainstAll final : public glimpse::Learner {
+class OneAgainstAll final : public glimpse::LinearLearner<T> {
  public:
   static glimpse::PluginSpec spec() {
     return {.name = "oaa",
@@ -18,16 +18,13 @@ class OneAgainstAll final : public glimpse::Learner {
             .revision = 2,  // 2: the normalised step sums a dense row in 16 partial sums
             .summary = "one-against-all least squares with Vowpal Wabbit's normalised adaptive invariant step",
             .reference = "Vowpal Wabbit --oaa (gd.cc); Ross, Mineiro & Langford, UAI 2013",
-            .params = {glimpse::ParamSpec::real("eta", "0.5", "learning rate (VW's -l)").above(0),
-                       glimpse::precision_param()},
+            .params =
+                {glimpse::ParamSpec::real("eta", "0.5", "learning rate (VW's -l)").above(0).into(&OneAgainstAll::eta_),
+                 glimpse::precision_param()},
             .accepts = {glimpse::FeedbackKind::label, glimpse::FeedbackKind::complementary}};
   }
-  explicit OneAgainstAll(const glimpse::ParamValues& params) : eta_(params.real("eta")) {}
-
-  void reset(const glimpse::ProblemShape& shape, std::uint64_t) override {
-    model_.reset(shape.K, shape.d, glimpse::WeightLayout::class_major);
-    step_.reset(shape.K, shape.d);
-  }
+  OneAgainstAll() : glimpse::LinearLearner<T>(glimpse::WeightLayout::class_major) {}
+  void reset_state(const glimpse::ProblemShape& shape, std::uint64_t) override { step_.reset(shape.K, shape.d); }
   void predict(const glimpse::Instance& x, glimpse::Prediction& pred) override {
     model_.compute_scores(x);
     const auto& raw = model_.scores();
@@ -48,8 +45,8 @@ class OneAgainstAll final : public glimpse::Learner {
   }
 
  private:
-  double eta_;
-  glimpse::LinearModel<T> model_;
+  using glimpse::LinearLearner<T>::model_;
+  double eta_ = 0.5;
   glimpse::algorithms::NormalizedLeastSquares<T> step_;
 };
 

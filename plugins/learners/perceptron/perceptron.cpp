@@ -5,30 +5,23 @@
 namespace {
 
 template <class T>
-class Perceptron final : public glimpse::Learner {
+class Perceptron final : public glimpse::LinearLearner<T> {
  public:
   static glimpse::PluginSpec spec() {
     return {.name = "perceptron",
             .kind = glimpse::PluginKind::learner,
             .summary = "multiclass Perceptron: on a mistake, w_y += eta x and w_predicted -= eta x",
             .reference = "ALGORITHMS.md section 2 (exact-label baseline of the partial-label paper)",
-            .params = {glimpse::ParamSpec::real("eta", "1", "step size").above(0),
+            .params = {glimpse::ParamSpec::real("eta", "1", "step size").above(0).into(&Perceptron::eta_),
                        glimpse::ParamSpec::real(
                            "margin", "0",
                            "0: update on mistakes only; m > 0: update whenever s_y - max_{r!=y} s_r < m, "
                            "against the runner-up r")
-                           .at_least(0),
+                           .at_least(0)
+                           .into(&Perceptron::margin_),
                        glimpse::precision_param()},
             .accepts = {glimpse::FeedbackKind::label}};
   }
-
-  explicit Perceptron(const glimpse::ParamValues& params)
-      : eta_(static_cast<T>(params.real("eta"))), margin_(params.real("margin")) {}
-
-  void reset(const glimpse::ProblemShape& shape, std::uint64_t) override { model_.reset(shape); }
-
-  void predict(const glimpse::Instance& x, glimpse::Prediction& pred) override { model_.predict_greedy(x, pred); }
-  void prefetch(const glimpse::Instance& upcoming) noexcept override { model_.expect(upcoming); }
 
   void learn(const glimpse::Instance& x, const glimpse::Prediction& pred, const glimpse::Feedback& feedback) override {
     const std::int32_t y = glimpse::full_label(feedback);
@@ -45,9 +38,9 @@ class Perceptron final : public glimpse::Learner {
   }
 
  private:
-  T eta_;
-  double margin_;
-  glimpse::LinearModel<T> model_;
+  using glimpse::LinearLearner<T>::model_;
+  T eta_ = 1;
+  double margin_ = 0;
 };
 
 }  // namespace

@@ -29,50 +29,52 @@ class Ps3vt final : public glimpse::BatchLearner {
             "semi-supervised linear multiclass hinge with a graph-Laplacian term and singular value "
             "thresholding of W's tail (batch); variants linear_mc, lrc_mc, ss_mc",
         .reference = "P3 (PS3VT), Algorithm 1, Proposition 1, Table 2; ALGORITHMS.md 8",
-        .params = {ParamSpec::choice("variant", "ps3vt", {"ps3vt", "linear_mc", "lrc_mc", "ss_mc"},
-                                     "ps3vt, or a special case: linear_mc sets tau_I = tau_S = 0, lrc_mc "
-                                     "tau_I = 0, ss_mc tau_S = 0"),
-                   ParamSpec::real("tau_A", "1e-8", "Frobenius regularisation tau_A").at_least(0),
-                   ParamSpec::real("tau_I", "1e-8", "graph-Laplacian (manifold) regularisation tau_I").at_least(0),
-                   ParamSpec::real("tau_S", "1e-4", "weight of the tail sum of singular values tau_S").at_least(0),
-                   ParamSpec::real("mu", "100", "the step is 1/mu (P3's grid for mu: 10 .. 1e5)").above(0),
-                   ParamSpec::real("theta", "0.7",
-                                   "tail start as a fraction f of min(K, d): theta = clamp(floor(f min(K, d)), "
-                                   "1, min(K, d))")
-                       .above(0)
-                       .at_most(1),
-                   ParamSpec::integer("iterations", "0", "iterations T (0: 20 times the labelled points)").at_least(0),
-                   ParamSpec::choice("mode", "sgd", {"sgd", "gd"},
-                                     "sgd: one labelled point per iteration (P3 Alg. 1); gd: the mean "
-                                     "sub-gradient over all labelled points"),
-                   ParamSpec::choice("norm", "frobenius", {"frobenius", "spectral"},
-                                     "the norm of the projection W <- min(1, 1/||W||) W"),
-                   ParamSpec::integer("neighbours", "10", "k of the k-NN graph").at_least(1),
-                   ParamSpec::choice("bandwidth", "mean_pairwise", {"mean_pairwise", "mean_knn"},
-                                     "sigma of the Gaussian weights: mean distance over all pairs, or to the "
-                                     "k nearest"),
-                   ParamSpec::integer("objective_points", "100",
-                                      "how many times a fit reports its full objective (evenly spaced)")
-                       .at_least(1)},
+        .params =
+            {ParamSpec::choice("variant", "ps3vt", {"ps3vt", "linear_mc", "lrc_mc", "ss_mc"},
+                               "ps3vt, or a special case: linear_mc sets tau_I = tau_S = 0, lrc_mc "
+                               "tau_I = 0, ss_mc tau_S = 0")
+                 .into(&Ps3vt::variant_),
+             ParamSpec::real("tau_A", "1e-8", "Frobenius regularisation tau_A").at_least(0).into(&Ps3vt::tau_a_),
+             ParamSpec::real("tau_I", "1e-8", "graph-Laplacian (manifold) regularisation tau_I")
+                 .at_least(0)
+                 .into(&Ps3vt::tau_i_),
+             ParamSpec::real("tau_S", "1e-4", "weight of the tail sum of singular values tau_S")
+                 .at_least(0)
+                 .into(&Ps3vt::tau_s_),
+             ParamSpec::real("mu", "100", "the step is 1/mu (P3's grid for mu: 10 .. 1e5)").above(0).into(&Ps3vt::mu_),
+             ParamSpec::real("theta", "0.7",
+                             "tail start as a fraction f of min(K, d): theta = clamp(floor(f min(K, d)), "
+                             "1, min(K, d))")
+                 .above(0)
+                 .at_most(1)
+                 .into(&Ps3vt::theta_fraction_),
+             ParamSpec::integer("iterations", "0", "iterations T (0: 20 times the labelled points)")
+                 .at_least(0)
+                 .into(&Ps3vt::iterations_),
+             ParamSpec::choice("mode", "sgd", {"sgd", "gd"},
+                               "sgd: one labelled point per iteration (P3 Alg. 1); gd: the mean "
+                               "sub-gradient over all labelled points")
+                 .into(&Ps3vt::mode_),
+             ParamSpec::choice("norm", "frobenius", {"frobenius", "spectral"},
+                               "the norm of the projection W <- min(1, 1/||W||) W")
+                 .into(&Ps3vt::norm_),
+             ParamSpec::integer("neighbours", "10", "k of the k-NN graph").at_least(1).into(&Ps3vt::neighbours_),
+             ParamSpec::choice("bandwidth", "mean_pairwise", {"mean_pairwise", "mean_knn"},
+                               "sigma of the Gaussian weights: mean distance over all pairs, or to the "
+                               "k nearest")
+                 .into(&Ps3vt::bandwidth_),
+             ParamSpec::integer("objective_points", "100",
+                                "how many times a fit reports its full objective (evenly spaced)")
+                 .at_least(1)
+                 .into(&Ps3vt::objective_points_)},
         .batch = true};
   }
 
-  explicit Ps3vt(const glimpse::ParamValues& params)
-      : tau_a_(params.real("tau_A")),
-        tau_i_(params.real("tau_I")),
-        tau_s_(params.real("tau_S")),
-        step_(1.0 / params.real("mu")),
-        theta_fraction_(params.real("theta")),
-        iterations_(params.integer("iterations")),
-        full_gradient_(params.text("mode") == "gd"),
-        spectral_(params.text("norm") == "spectral"),
-        neighbours_(static_cast<std::int32_t>(params.integer("neighbours"))),
-        bandwidth_(params.text("bandwidth") == "mean_knn" ? glimpse::algorithms::Bandwidth::mean_knn
-                                                          : glimpse::algorithms::Bandwidth::mean_pairwise),
-        objective_points_(params.integer("objective_points")) {
-    const std::string variant = params.text("variant");
-    if (variant == "linear_mc" || variant == "lrc_mc") tau_i_ = 0.0;
-    if (variant == "linear_mc" || variant == "ss_mc") tau_s_ = 0.0;
+  // The special cases switch terms off; the step is 1/mu.
+  void configure() {
+    if (variant_ == Variant::linear_mc || variant_ == Variant::lrc_mc) tau_i_ = 0.0;
+    if (variant_ == Variant::linear_mc || variant_ == Variant::ss_mc) tau_s_ = 0.0;
+    step_ = 1.0 / mu_;
   }
 
   void fit(glimpse::BatchProblem& problem, std::uint64_t seed) override {
@@ -110,7 +112,7 @@ class Ps3vt final : public glimpse::BatchLearner {
     glimpse::Rng rng(seed);
     for (std::int64_t t = 1; t <= iterations; ++t) {
       gradient.setZero();
-      if (full_gradient_) {
+      if (mode_ == Mode::gd) {
         for (std::int64_t i = 0; i < n; ++i) add_hinge_subgradient(problem.point(labelled[i]), labels[i], gradient);
         gradient /= static_cast<double>(n);
       } else {
@@ -122,8 +124,9 @@ class Ps3vt final : public glimpse::BatchLearner {
       weights_ -= step_ * gradient;
       if (tau_s_ > 0.0) svt.apply(weights_, theta_, tau_s_ * step_);
       // After the thresholding svt.values() already holds W's singular values, largest first.
-      const double norm =
-          !spectral_ ? weights_.norm() : largest(tau_s_ > 0.0 ? svt.values() : svt.singular_values(weights_));
+      const double norm = norm_ == Norm::frobenius
+                              ? weights_.norm()
+                              : largest(tau_s_ > 0.0 ? svt.values() : svt.singular_values(weights_));
       if (norm > 1.0) weights_ /= norm;
       if (t % report_every == 0 || t == iterations) {
         if (!problem.iteration_done(t, objective(problem, svt))) return;
@@ -178,12 +181,17 @@ class Ps3vt final : public glimpse::BatchLearner {
     return value;
   }
 
-  double tau_a_, tau_i_, tau_s_, step_, theta_fraction_;
-  std::int64_t iterations_;
-  bool full_gradient_, spectral_;
-  std::int32_t neighbours_;
-  glimpse::algorithms::Bandwidth bandwidth_;
-  std::int64_t objective_points_;
+  enum class Variant { ps3vt, linear_mc, lrc_mc, ss_mc };  // the choices' order, as below
+  enum class Mode { sgd, gd };
+  enum class Norm { frobenius, spectral };
+  Variant variant_ = Variant::ps3vt;
+  double tau_a_ = 1e-8, tau_i_ = 1e-8, tau_s_ = 1e-4, mu_ = 100, step_ = 0.01, theta_fraction_ = 0.7;
+  std::int64_t iterations_ = 0;
+  Mode mode_ = Mode::sgd;
+  Norm norm_ = Norm::frobenius;
+  std::int32_t neighbours_ = 10;
+  glimpse::algorithms::Bandwidth bandwidth_ = glimpse::algorithms::Bandwidth::mean_pairwise;  // choices' order
+  std::int64_t objective_points_ = 100;
   std::int32_t d_ = 0, k_ = 0, theta_ = 1;
   Eigen::MatrixXd weights_;
   Eigen::VectorXd x_, h_;

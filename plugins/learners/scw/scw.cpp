@@ -16,30 +16,25 @@
 namespace {
 
 template <class T>
-class SoftConfidenceWeighted final : public glimpse::Learner {
+class SoftConfidenceWeighted final : public glimpse::LinearLearner<T> {
  public:
   static glimpse::PluginSpec spec() {
-    return {.name = "scw",
-            .kind = glimpse::PluginKind::learner,
-            .summary = "SCW-I/II: soft confidence-weighted multiclass updates against the runner-up, diagonal",
-            .reference = "Wang, Zhao & Hoi, ICML 2012 (multiclass single constraint, diagonal, as arow)",
-            .params = {glimpse::ParamSpec::real("phi", "1", "confidence phi (the margin must reach phi sqrt(v))")
-                           .above(0),
-                       glimpse::ParamSpec::real("C", "1", "aggressiveness C").above(0),
-                       glimpse::ParamSpec::choice("variant", "I", {"I", "II"},
-                                                  "I: alpha capped at C; II: a squared slack weighted 1/(2C)"),
-                       glimpse::precision_param()},
-            .accepts = {glimpse::FeedbackKind::label}};
+    return {
+        .name = "scw",
+        .kind = glimpse::PluginKind::learner,
+        .summary = "SCW-I/II: soft confidence-weighted multiclass updates against the runner-up, diagonal",
+        .reference = "Wang, Zhao & Hoi, ICML 2012 (multiclass single constraint, diagonal, as arow)",
+        .params = {glimpse::ParamSpec::real("phi", "1", "confidence phi (the margin must reach phi sqrt(v))")
+                       .above(0)
+                       .into(&SoftConfidenceWeighted::phi_),
+                   glimpse::ParamSpec::real("C", "1", "aggressiveness C").above(0).into(&SoftConfidenceWeighted::c_),
+                   glimpse::ParamSpec::choice("variant", "I", {"I", "II"},
+                                              "I: alpha capped at C; II: a squared slack weighted 1/(2C)")
+                       .into(&SoftConfidenceWeighted::variant_),
+                   glimpse::precision_param()},
+        .accepts = {glimpse::FeedbackKind::label}};
   }
-  explicit SoftConfidenceWeighted(const glimpse::ParamValues& params)
-      : phi_(params.real("phi")), c_(params.real("C")), second_variant_(params.text("variant") == "II") {}
-
-  void reset(const glimpse::ProblemShape& shape, std::uint64_t) override {
-    model_.reset(shape.K, shape.d, glimpse::WeightLayout::class_major);
-    confidence_.reset(shape.K, shape.d);
-  }
-  void predict(const glimpse::Instance& x, glimpse::Prediction& pred) override { model_.predict_greedy(x, pred); }
-
+  SoftConfidenceWeighted() : glimpse::LinearLearner<T>(glimpse::WeightLayout::class_major) {}
   void learn(const glimpse::Instance& x, const glimpse::Prediction& pred, const glimpse::Feedback& feedback) override {
     const std::int32_t y = glimpse::full_label(feedback);
     if (y < 0) return;
@@ -52,11 +47,12 @@ class SoftConfidenceWeighted final : public glimpse::Learner {
     const double u = root * root / 4, beta = alpha * phi_ / (std::sqrt(u) + v * alpha * phi_);
     confidence_.step(model_.weights(), x, constraint, alpha, beta);
   }
+  void reset_state(const glimpse::ProblemShape& shape, std::uint64_t) override { confidence_.reset(shape.K, shape.d); }
 
  private:
   double step_size(double m, double v) const {
     const double phi2 = phi_ * phi_;
-    if (!second_variant_) {
+    if (variant_ == Variant::I) {
       const double psi = 1 + phi2 / 2, xi = 1 + phi2;
       return std::min(c_, std::max(0.0, (-m * psi + std::sqrt(m * m * phi2 * phi2 / 4 + v * phi2 * xi)) / (v * xi)));
     }
@@ -66,9 +62,10 @@ class SoftConfidenceWeighted final : public glimpse::Learner {
   }
 
   using Confidence = glimpse::algorithms::RunnerUpConfidence<T>;
-  double phi_, c_;
-  bool second_variant_;
-  glimpse::LinearModel<T> model_;
+  enum class Variant { I, II };  // the choices' order
+  using glimpse::LinearLearner<T>::model_;
+  double phi_ = 1, c_ = 1;
+  Variant variant_ = Variant::I;
   Confidence confidence_;
 };
 

@@ -25,23 +25,24 @@ class Soba final : public glimpse::algorithms::EpsilonGreedyLinearLearner<T> {
             .kind = glimpse::PluginKind::learner,
             .summary = "SOBA: second-order Banditron, margin-tested updates on right proposals (diagonal or full A)",
             .reference = "Beygelzimer, Orabona, Zhang, ICML 2017, as in the public MATLAB codes; MODERN_BANDITS.md 1",
-            .params = {glimpse::ParamSpec::real("gamma", "0.01", "exploration rate (gamma)").above(0).at_most(1),
-                       glimpse::ParamSpec::real("a", "1", "A starts at a I").above(0),
+            .params = {glimpse::ParamSpec::real("gamma", "0.01", "exploration rate (gamma)")
+                           .above(0)
+                           .at_most(1)
+                           .into(&Soba::gamma_),
+                       glimpse::ParamSpec::real("a", "1", "A starts at a I").above(0).into(&Soba::a_),
                        glimpse::ParamSpec::choice("matrix", "diag", {"diag", "full"},
-                                                  "diag: O(K nnz) per update; full: the Kd x Kd matrix, O((Kd)^2)"),
+                                                  "diag: O(K nnz) per update; full: the Kd x Kd matrix, O((Kd)^2)")
+                           .into(&Soba::matrix_),
                        glimpse::precision_param()},
             .accepts = {glimpse::FeedbackKind::correctness}};
   }
-  explicit Soba(const glimpse::ParamValues& params)
-      : Base(params.real("gamma")), a_(params.real("a")), full_(params.text("matrix") == "full") {}
-
-  void reset(const glimpse::ProblemShape& shape, std::uint64_t seed) override {
-    Base::reset(shape, seed);
-    model_.reset(shape.K, shape.d, glimpse::WeightLayout::class_major);
+  Soba() : Base(glimpse::WeightLayout::class_major) {}
+  void reset_state(const glimpse::ProblemShape& shape, std::uint64_t seed) override {
+    Base::reset_state(shape, seed);
     d_ = shape.d;
     margin_ = 0;
     theta_.setZero(shape.K, shape.d);
-    if (full_) {
+    if (matrix_ == MatrixForm::full) {
       const std::int64_t n = static_cast<std::int64_t>(shape.K) * shape.d;
       inverse_ = Matrix::Identity(n, n) / static_cast<T>(a_);
       z_.setZero(n);
@@ -57,7 +58,7 @@ class Soba final : public glimpse::algorithms::EpsilonGreedyLinearLearner<T> {
     const std::int32_t y = pred.proposed;
     const std::int32_t runner_up = glimpse::argmax_except(pred.scores, y);
     const double p = explore_.probability(y);
-    if (full_)
+    if (matrix_ == MatrixForm::full)
       learn_full(x, y, runner_up, p);
     else
       learn_diagonal(x, y, runner_up, p);
@@ -114,8 +115,9 @@ class Soba final : public glimpse::algorithms::EpsilonGreedyLinearLearner<T> {
     model_.all_weights().noalias() = inverse_ * theta;
   }
 
-  double a_;
-  bool full_;
+  enum class MatrixForm { diag, full };  // the choices' order
+  double a_ = 1;
+  MatrixForm matrix_ = MatrixForm::diag;
   std::int32_t d_ = 0;
   double margin_ = 0;
   Matrix theta_, diagonal_, inverse_;

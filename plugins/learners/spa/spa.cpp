@@ -6,7 +6,7 @@
 namespace {
 
 template <class T>
-class Spa final : public glimpse::Learner {
+class Spa final : public glimpse::LinearLearner<T> {
  public:
   static glimpse::PluginSpec spec() {
     return {.name = "spa",
@@ -17,24 +17,15 @@ class Spa final : public glimpse::Learner {
             .accepts = {glimpse::FeedbackKind::label}};
   }
 
-  explicit Spa(const glimpse::ParamValues&) {}
-
-  void reset(const glimpse::ProblemShape& shape, std::uint64_t) override {
-    model_.reset(shape);
-    step_.reset(shape.K);
-  }
-
-  void predict(const glimpse::Instance& x, glimpse::Prediction& pred) override { model_.predict_greedy(x, pred); }
-  void prefetch(const glimpse::Instance& upcoming) noexcept override { model_.expect(upcoming); }
-
   void learn(const glimpse::Instance& x, const glimpse::Prediction&, const glimpse::Feedback& feedback) override {
     const std::int32_t y = glimpse::full_label(feedback);
     if (y < 0 || !step_.compute(model_.scores(), y, x.squared_norm())) return;
     model_.add_to_rows(step_.tau(), x);
   }
+  void reset_state(const glimpse::ProblemShape& shape, std::uint64_t) override { step_.reset(shape.K); }
 
  private:
-  glimpse::LinearModel<T> model_;
+  using glimpse::LinearLearner<T>::model_;
   glimpse::algorithms::SupportClassPa step_;
 };
 

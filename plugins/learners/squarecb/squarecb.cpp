@@ -25,34 +25,38 @@ template <class T>
 class SquareCb final : public glimpse::Learner {
  public:
   static glimpse::PluginSpec spec() {
-    return {.name = "squarecb",
-            .kind = glimpse::PluginKind::learner,
-            .revision = 2,  // 2: update "normalized" sums a dense row in 16 partial sums
-            .summary = "SquareCB: inverse gap weighting over per-class online least-squares cost estimates",
-            .reference = "Foster & Rakhlin, ICML 2020, as in Vowpal Wabbit's cb_explore_adf_squarecb; "
-                         "MODERN_BANDITS.md 5",
-            .params = {glimpse::ParamSpec::real("gamma_scale", "10", "gamma_0 in gamma_t = gamma_0 t^p").at_least(0),
-                       glimpse::ParamSpec::real("gamma_exponent", "0.5", "p in gamma_t = gamma_0 t^p").at_least(0),
-                       glimpse::ParamSpec::real("eta", "0.5", "step size of the cost regression").above(0),
-                       glimpse::ParamSpec::choice("update", "adagrad", {"adagrad", "sgd", "normalized", "ridge"},
-                                                  "adagrad: eta g_j / sqrt(sum of g_j^2); sgd: eta g; normalized: "
-                                                  "VW's default step (AdaGrad scaled by each feature's largest "
-                                                  "|x_j| so far, importance-invariant), estimates clipped to the "
-                                                  "costs seen; ridge: online ridge regression per class (exact "
-                                                  "least squares, d x d matrix per class, eta unused), estimates "
-                                                  "clipped to [0, 1]"),
-                       glimpse::ParamSpec::real("lambda", "1", "lambda in w_a = (lambda I + sum x x^T)^{-1} sum c x "
-                                                              "(update ridge only)")
-                           .above(0),
-                       glimpse::precision_param()},
-            .accepts = {glimpse::FeedbackKind::correctness}};
+    return {
+        .name = "squarecb",
+        .kind = glimpse::PluginKind::learner,
+        .revision = 2,  // 2: update "normalized" sums a dense row in 16 partial sums
+        .summary = "SquareCB: inverse gap weighting over per-class online least-squares cost estimates",
+        .reference =
+            "Foster & Rakhlin, ICML 2020, as in Vowpal Wabbit's cb_explore_adf_squarecb; "
+            "MODERN_BANDITS.md 5",
+        .params =
+            {glimpse::ParamSpec::real("gamma_scale", "10", "gamma_0 in gamma_t = gamma_0 t^p")
+                 .at_least(0)
+                 .into(&SquareCb::gamma_scale_),
+             glimpse::ParamSpec::real("gamma_exponent", "0.5", "p in gamma_t = gamma_0 t^p")
+                 .at_least(0)
+                 .into(&SquareCb::gamma_exponent_),
+             glimpse::ParamSpec::real("eta", "0.5", "step size of the cost regression").above(0).into(&SquareCb::eta_),
+             glimpse::ParamSpec::choice("update", "adagrad", {"adagrad", "sgd", "normalized", "ridge"},
+                                        "adagrad: eta g_j / sqrt(sum of g_j^2); sgd: eta g; normalized: "
+                                        "VW's default step (AdaGrad scaled by each feature's largest "
+                                        "|x_j| so far, importance-invariant), estimates clipped to the "
+                                        "costs seen; ridge: online ridge regression per class (exact "
+                                        "least squares, d x d matrix per class, eta unused), estimates "
+                                        "clipped to [0, 1]")
+                 .into(&SquareCb::update_),
+             glimpse::ParamSpec::real("lambda", "1",
+                                      "lambda in w_a = (lambda I + sum x x^T)^{-1} sum c x "
+                                      "(update ridge only)")
+                 .above(0)
+                 .into(&SquareCb::lambda_),
+             glimpse::precision_param()},
+        .accepts = {glimpse::FeedbackKind::correctness}};
   }
-  explicit SquareCb(const glimpse::ParamValues& params)
-      : gamma_scale_(params.real("gamma_scale")),
-        gamma_exponent_(params.real("gamma_exponent")),
-        eta_(params.real("eta")),
-        lambda_(params.real("lambda")),
-        update_(update_rule(params.text("update"))) {}
 
   void reset(const glimpse::ProblemShape& shape, std::uint64_t seed) override {
     costs_.reset(shape.K, shape.d, glimpse::WeightLayout::class_major);
@@ -119,13 +123,7 @@ class SquareCb final : public glimpse::Learner {
   }
 
  private:
-  enum class Update { adagrad, sgd, normalized, ridge };
-  static Update update_rule(const std::string& name) {
-    if (name == "sgd") return Update::sgd;
-    if (name == "normalized") return Update::normalized;
-    if (name == "ridge") return Update::ridge;
-    return Update::adagrad;
-  }
+  enum class Update { adagrad, sgd, normalized, ridge };  // the choices' order
 
   using Costs = Eigen::Matrix<T, Eigen::Dynamic, 1>;
   // With `normalized`, clipped to [lowest, highest cost seen] (both start at 0), as VW's scorer clips a
@@ -158,8 +156,8 @@ class SquareCb final : public glimpse::Learner {
     pred.predicted = glimpse::argmax(pred.scores);
   }
 
-  double gamma_scale_, gamma_exponent_, eta_, lambda_;
-  Update update_;
+  double gamma_scale_ = 10, gamma_exponent_ = 0.5, eta_ = 0.5, lambda_ = 1;
+  Update update_ = Update::adagrad;
   glimpse::LinearModel<T> costs_;
   Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> squared_gradients_;
   glimpse::algorithms::NormalizedLeastSquares<T> normalized_step_;

@@ -9,21 +9,23 @@ namespace {
 class Bbq final : public glimpse::algorithms::UncertaintyRule {
  public:
   static glimpse::PluginSpec spec() {
-    return {
-        .name = "bbq",
-        .kind = glimpse::PluginKind::query_rule,
-        .summary = "queries when x^T M^{-1} x >= t^(-kappa) (M: m0 I plus the queried x x^T)",
-        .reference = "Agarwal, ICML 2013, section 4 (BBQ); ALGORITHMS.md 7.1",
-        .params = {glimpse::ParamSpec::real("kappa", "0.5", "exponent of the threshold t^(-kappa)").above(0).below(1),
-                   m0_param()}};
+    return {.name = "bbq",
+            .kind = glimpse::PluginKind::query_rule,
+            .summary = "queries when x^T M^{-1} x >= t^(-kappa) (M: m0 I plus the queried x x^T)",
+            .reference = "Agarwal, ICML 2013, section 4 (BBQ); ALGORITHMS.md 7.1",
+            .params = {glimpse::ParamSpec::real("kappa", "0.5", "exponent of the threshold t^(-kappa)")
+                           .above(0)
+                           .below(1)
+                           .into(&Bbq::kappa_),
+                       m0_param()}};
   }
-  explicit Bbq(const glimpse::ParamValues& params) : UncertaintyRule(params), kappa_(params.real("kappa")) {}
+  explicit Bbq(const glimpse::ParamValues& params) : UncertaintyRule(params) {}  // m0, the shared rules' own
 
  private:
   bool query(double r, const glimpse::Prediction&, std::int64_t round) const override {
     return r >= std::pow(static_cast<double>(round), -kappa_);
   }
-  double kappa_;
+  double kappa_ = 0.5;
 };
 
 }  // namespace

@@ -11,9 +11,8 @@ class Bias final : public glimpse::Transform {
             .kind = glimpse::PluginKind::transform,
             .summary = "x <- (x, c): one more feature, constant c in every row",
             .reference = "issue 13 (Vowpal Wabbit's constant feature)",
-            .params = {glimpse::ParamSpec::real("value", "1", "the constant c").above(0)}};
+            .params = {glimpse::ParamSpec::real("value", "1", "the constant c").above(0).into(&Bias::value_)}};
   }
-  explicit Bias(const glimpse::ParamValues& params) : value_(static_cast<glimpse::Feature>(params.real("value"))) {}
 
   void apply(glimpse::Dataset& data, const glimpse::SeedContext&) const override {
     const std::int64_t n = data.size();
@@ -53,7 +52,7 @@ class Bias final : public glimpse::Transform {
   }
 
  private:
-  glimpse::Feature value_;
+  glimpse::Feature value_ = 1;
 };
 
 }  // namespace

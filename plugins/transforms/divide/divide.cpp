@@ -10,15 +10,14 @@ class Divide final : public glimpse::Transform {
             .kind = glimpse::PluginKind::transform,
             .summary = "x <- x / c",
             .reference = "ALGORITHMS.md 1.1",
-            .params = {glimpse::ParamSpec::real("by", "255", "the divisor c").above(0)}};
+            .params = {glimpse::ParamSpec::real("by", "255", "the divisor c").above(0).into(&Divide::by_)}};
   }
-  explicit Divide(const glimpse::ParamValues& params) : by_(params.real("by")) {}
   void apply(glimpse::Dataset& data, const glimpse::SeedContext&) const override {
     for (auto& v : data.mutable_values()) v = static_cast<glimpse::Feature>(v / by_);
   }
 
  private:
-  double by_;
+  double by_ = 255;
 };
 
 }  // namespace

@@ -11,9 +11,10 @@ class GaussianNoise final : public glimpse::Transform {
             .kind = glimpse::PluginKind::transform,
             .summary = "x_j <- x_j + N(0, sigma^2) for every feature, drawn per seed",
             .reference = "CSPA paper (Kaneko et al. 2019) section 5.1; ALGORITHMS.md 1.1",
-            .params = {glimpse::ParamSpec::real("sigma", "0.1", "standard deviation of the added noise").at_least(0)}};
+            .params = {glimpse::ParamSpec::real("sigma", "0.1", "standard deviation of the added noise")
+                           .at_least(0)
+                           .into(&GaussianNoise::sigma_)}};
   }
-  explicit GaussianNoise(const glimpse::ParamValues& params) : sigma_(params.real("sigma")) {}
   bool per_seed() const override { return true; }
   void apply(glimpse::Dataset& data, const glimpse::SeedContext& seed) const override {
     if (!data.is_dense()) throw glimpse::Error("gaussian_noise: needs dense data (noise makes every feature non-zero)");
@@ -22,7 +23,7 @@ class GaussianNoise final : public glimpse::Transform {
   }
 
  private:
-  double sigma_;
+  double sigma_ = 0.1;
 };
 
 }  // namespace

@@ -16,11 +16,11 @@ class MinmaxScale final : public glimpse::Transform {
                 "x_j <- lower + (upper - lower)(x_j - min_j)/(max_j - min_j) per feature (extremes from a batch "
                 "split's training rows); constant features -> 0",
             .reference = "ALGORITHMS.md section 1.1 (svm-scale)",
-            .params = {glimpse::ParamSpec::real("lower", "-1", "value of each feature's minimum"),
-                       glimpse::ParamSpec::real("upper", "1", "value of each feature's maximum")}};
+            .params = {
+                glimpse::ParamSpec::real("lower", "-1", "value of each feature's minimum").into(&MinmaxScale::lower_),
+                glimpse::ParamSpec::real("upper", "1", "value of each feature's maximum").into(&MinmaxScale::upper_)}};
   }
-  explicit MinmaxScale(const glimpse::ParamValues& params)
-      : lower_(params.real("lower")), upper_(params.real("upper")) {
+  void configure() const {
     if (!(lower_ < upper_))
       throw glimpse::Error("expected lower < upper, got " + std::to_string(lower_) + " and " + std::to_string(upper_));
   }
@@ -61,7 +61,7 @@ class MinmaxScale final : public glimpse::Transform {
   }
 
  private:
-  double lower_, upper_;
+  double lower_ = -1, upper_ = 1;
 };
 
 }  // namespace

@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <type_traits>
 
 #include "glimpse/instance.hpp"
+#include "glimpse/interfaces.hpp"
 #include "glimpse/params.hpp"
 #include "glimpse/plugin.hpp"
 #include "glimpse/prediction.hpp"
@@ -25,8 +27,8 @@ inline ParamSpec precision_param() {
 // Creates Learner<float> or Learner<double> as the `precision` parameter says.
 template <template <class> class Learner>
 PluginObject* make_with_precision(const ParamValues& params) {
-  if (params.text("precision") == "double") return new Learner<double>(params);
-  return new Learner<float>(params);
+  if (params.text("precision") == "double") return detail::create_plugin<Learner<double>>(params);
+  return detail::create_plugin<Learner<float>>(params);
 }
 
 // Where a model keeps w_k[j]. Class-major (one contiguous row per class) makes a dense score one contiguous dot
@@ -275,6 +277,32 @@ class LinearModel {
   Vector scores_;
   Vector converted_;  // x in T, for dense products when T is not the storage type
   Vector step_;       // add_to_rows' coefficients in T, zero-padded to stride_
+};
+
+// What linear learners share, so that one is its spec, its fields and its update: W as a LinearModel reset to zero
+// (feature-major on sparse rows unless the learner asks for class-major rows, e.g. to read a class's weights as
+// one row), the greedy prediction (argmax of W x; the scores stay in model_ for learn()) and the prefetch of the next
+// row's weights. A learner with more state resets it in reset_state().
+template <class T>
+class LinearLearner : public Learner {
+ public:
+  explicit LinearLearner(std::optional<WeightLayout> layout = std::nullopt) : layout_(layout) {}
+  void reset(const ProblemShape& shape, std::uint64_t seed) final {
+    if (layout_)
+      model_.reset(shape.K, shape.d, *layout_);
+    else
+      model_.reset(shape);
+    reset_state(shape, seed);
+  }
+  void predict(const Instance& x, Prediction& pred) override { model_.predict_greedy(x, pred); }
+  void prefetch(const Instance& upcoming) noexcept override { model_.expect(upcoming); }
+
+ protected:
+  virtual void reset_state(const ProblemShape&, std::uint64_t) {}
+  LinearModel<T> model_;
+
+ private:
+  std::optional<WeightLayout> layout_;
 };
 
 }  // namespace glimpse

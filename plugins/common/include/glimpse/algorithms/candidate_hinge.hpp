@@ -76,7 +76,7 @@ void candidate_descent(const CandidateStep& step, std::span<const std::int32_t> 
 
 // Avg/Max Perceptron: W <- W - eta * subgradient whenever the loss is positive (margin < 1, not only on mistakes).
 template <class T, CandidateLoss Kind>
-class CandidatePerceptron final : public Learner {
+class CandidatePerceptron final : public LinearLearner<T> {
  public:
   static PluginSpec spec() {
     const bool average = Kind == CandidateLoss::average;
@@ -85,16 +85,10 @@ class CandidatePerceptron final : public Learner {
             .summary = average ? "Perceptron on the average prediction hinge loss of a candidate label set"
                                : "Perceptron on the max prediction hinge loss of a candidate label set",
             .reference = "Bhattacharjee & Manwani, PAKDD 2020 (Algorithms 1-2); ALGORITHMS.md section 5",
-            .params = {ParamSpec::real("eta", "1", "step size").above(0), precision_param()},
+            .params = {ParamSpec::real("eta", "1", "step size").above(0).into(&CandidatePerceptron::eta_),
+                       precision_param()},
             .accepts = {FeedbackKind::candidate_set, FeedbackKind::label}};
   }
-  explicit CandidatePerceptron(const ParamValues& params) : eta_(params.real("eta")) {}
-  void reset(const ProblemShape& shape, std::uint64_t) override {
-    model_.reset(shape);
-    hinge_.reset(shape.K);
-  }
-  void predict(const Instance& x, Prediction& pred) override { model_.predict_greedy(x, pred); }
-  void prefetch(const Instance& upcoming) noexcept override { model_.expect(upcoming); }
   void learn(const Instance& x, const Prediction&, const Feedback& feedback) override {
     std::int32_t single = -1;
     const auto y = candidate_set(feedback, single);
@@ -105,8 +99,9 @@ class CandidatePerceptron final : public Learner {
   }
 
  private:
-  double eta_;
-  LinearModel<T> model_;
+  void reset_state(const ProblemShape& shape, std::uint64_t) override { hinge_.reset(shape.K); }
+  using LinearLearner<T>::model_;
+  double eta_ = 1;
   CandidateHinge hinge_;
 };
 
@@ -114,31 +109,30 @@ class CandidatePerceptron final : public Learner {
 // W <- (1 - eta_t lambda) W - eta_t subgradient, then projection onto ||W||_F <= 1/sqrt(lambda).
 // W = a V is kept scaled so a round costs O(K nnz), with ||V||_F^2 maintained incrementally.
 template <class T, CandidateLoss Kind, bool ExactLabels>
-class CandidatePegasos final : public Learner {
+class CandidatePegasos final : public LinearLearner<T> {
  public:
   static PluginSpec spec() {
     const bool average = Kind == CandidateLoss::average;
-    PluginSpec s{
-        .name = ExactLabels ? "pegasos"
-                : average   ? "avg_pegasos"
-                            : "max_pegasos",
-        .kind = PluginKind::learner,
-        .revision = 2,  // 2: W = a V folded before V can overflow float (was: only when a < 1e-100)
-        .summary = ExactLabels ? "multiclass Pegasos on the hinge loss of the true label"
-                   : average   ? "Pegasos on the average prediction hinge loss of a candidate label set"
-                               : "Pegasos on the max prediction hinge loss of a candidate label set",
-        .reference =
-            "Shalev-Shwartz et al. (Pegasos); Bhattacharjee & Manwani, PAKDD 2020 (Algorithms "
-            "3-4); ALGORITHMS.md section 5",
-        .params = {ParamSpec::real("lambda", "0.1", "regularisation; ||W||_F stays <= 1/sqrt(lambda)").above(0),
-                   precision_param()}};
+    PluginSpec s{.name = ExactLabels ? "pegasos"
+                         : average   ? "avg_pegasos"
+                                     : "max_pegasos",
+                 .kind = PluginKind::learner,
+                 .revision = 2,  // 2: W = a V folded before V can overflow float (was: only when a < 1e-100)
+                 .summary = ExactLabels ? "multiclass Pegasos on the hinge loss of the true label"
+                            : average   ? "Pegasos on the average prediction hinge loss of a candidate label set"
+                                        : "Pegasos on the max prediction hinge loss of a candidate label set",
+                 .reference =
+                     "Shalev-Shwartz et al. (Pegasos); Bhattacharjee & Manwani, PAKDD 2020 (Algorithms "
+                     "3-4); ALGORITHMS.md section 5",
+                 .params = {ParamSpec::real("lambda", "0.1", "regularisation; ||W||_F stays <= 1/sqrt(lambda)")
+                                .above(0)
+                                .into(&CandidatePegasos::lambda_),
+                            precision_param()}};
     s.accepts = ExactLabels ? FeedbackKinds{FeedbackKind::label}
                             : FeedbackKinds{FeedbackKind::candidate_set, FeedbackKind::label};
     return s;
   }
-  explicit CandidatePegasos(const ParamValues& params) : lambda_(params.real("lambda")) {}
-  void reset(const ProblemShape& shape, std::uint64_t) override {
-    model_.reset(shape);
+  void reset_state(const ProblemShape& shape, std::uint64_t) override {
     hinge_.reset(shape.K);
     scale_ = 1.0;
     squared_norm_ = 0.0;
@@ -149,7 +143,6 @@ class CandidatePegasos final : public Learner {
     for (auto& s : pred.scores) s *= scale_;
     pred.predicted = pred.proposed = argmax(pred.scores);
   }
-  void prefetch(const Instance& upcoming) noexcept override { model_.expect(upcoming); }
   void learn(const Instance& x, const Prediction& pred, const Feedback& feedback) override {
     ++round_;
     std::int32_t single = -1;
@@ -186,8 +179,8 @@ class CandidatePegasos final : public Learner {
   }
 
  private:
-  double lambda_;
-  LinearModel<T> model_;
+  using LinearLearner<T>::model_;
+  double lambda_ = 0.1;
   CandidateHinge hinge_;
   double scale_ = 1.0, squared_norm_ = 0.0;
   std::int64_t round_ = 0;

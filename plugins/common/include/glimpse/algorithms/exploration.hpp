@@ -60,28 +60,27 @@ class InverseGapWeighting {
   std::vector<double> probabilities_;
 };
 
-// Base of linear learners that propose by epsilon-greedy exploration (Banditron, BPA): a K x d model,
-// the greedy prediction, and a proposal drawn from the learner's own stream. Subclasses implement learn().
+// Base of linear learners that propose by epsilon-greedy exploration (Banditron, BPA, SOBA): a linear learner
+// whose proposal is drawn around its greedy label from the learner's own stream, with probability gamma_ (the
+// subclass binds its `gamma` parameter there). Subclasses implement learn().
 template <class T>
-class EpsilonGreedyLinearLearner : public Learner {
+class EpsilonGreedyLinearLearner : public LinearLearner<T> {
  public:
-  explicit EpsilonGreedyLinearLearner(double gamma) : gamma_(gamma) {}
+  using LinearLearner<T>::LinearLearner;
 
-  void reset(const ProblemShape& shape, std::uint64_t seed) override {
-    model_.reset(shape);
-    explore_.reset(shape.K);
-    rng_.reseed(seed);
-  }
   void predict(const Instance& x, Prediction& pred) override {
     model_.predict_greedy(x, pred);
     pred.proposed = explore_.propose(pred.predicted, gamma_, rng_);
   }
   void evaluate(const Instance& x, Prediction& pred) override { model_.predict_greedy(x, pred); }
-  void prefetch(const Instance& upcoming) noexcept override { model_.expect(upcoming); }
 
  protected:
-  double gamma_;
-  LinearModel<T> model_;
+  void reset_state(const ProblemShape& shape, std::uint64_t seed) override {
+    explore_.reset(shape.K);
+    rng_.reseed(seed);
+  }
+  using LinearLearner<T>::model_;
+  double gamma_ = 0.05;
   EpsilonGreedy explore_;
   Rng rng_;
 };

@@ -32,19 +32,12 @@ double multiclass_hinge(const Scores& scores, std::int32_t y) {
   return std::max(0.0, 1 - static_cast<double>(scores[y]) + static_cast<double>(scores[argmax_except(scores, y)]));
 }
 
-// The shared round of gaptron and gappletron; `StepSize` gives eta for a gradient of squared norm `squared`
-// (called only for nonzero gradients): gaptron a constant, gappletron an AdaGrad-norm schedule.
+// The shared round of gaptron and gappletron; `StepSize` gives eta from the learner's step scale (its bound
+// parameter) and a gradient's squared norm (called only for nonzero gradients): gaptron the scale itself,
+// gappletron an AdaGrad-norm schedule of diameter B = the scale. The subclass binds gamma_ and step_scale_.
 template <class T, class StepSize>
-class SurrogateGapLearner : public Learner {
+class SurrogateGapLearner : public LinearLearner<T> {
  public:
-  SurrogateGapLearner(double gamma, StepSize step_size) : gamma_(gamma), step_size_(step_size) {}
-
-  void reset(const ProblemShape& shape, std::uint64_t seed) override {
-    model_.reset(shape);
-    probabilities_.assign(static_cast<std::size_t>(shape.K), 0.0);
-    rng_.reseed(seed);
-    step_size_.reset();
-  }
   void predict(const Instance& x, Prediction& pred) override {
     model_.predict_greedy(x, pred);
     const double k = static_cast<double>(probabilities_.size());
@@ -54,7 +47,6 @@ class SurrogateGapLearner : public Learner {
     pred.proposed = rng_.sample(probabilities_);
   }
   void evaluate(const Instance& x, Prediction& pred) override { model_.predict_greedy(x, pred); }
-  void prefetch(const Instance& upcoming) noexcept override { model_.expect(upcoming); }
 
   void learn(const Instance& x, const Prediction& pred, const Feedback& feedback) override {
     const auto* answer = std::get_if<CorrectnessFeedback>(&feedback);
@@ -63,7 +55,7 @@ class SurrogateGapLearner : public Learner {
     if (multiclass_hinge(pred.scores, y) <= 0) return;
     const std::int32_t runner_up = argmax_except(pred.scores, y);
     const double weight = 1 / probabilities_[static_cast<std::size_t>(y)];
-    const double eta = step_size_(2 * weight * weight * x.squared_norm());
+    const double eta = step_size_(step_scale_, 2 * weight * weight * x.squared_norm());
     model_.add_to_row(y, static_cast<T>(eta * weight), x);
     model_.add_to_row(runner_up, static_cast<T>(-eta * weight), x);
   }
@@ -71,9 +63,14 @@ class SurrogateGapLearner : public Learner {
   const std::vector<double>& probabilities() const noexcept { return probabilities_; }
 
  protected:
-  double gamma_;
+  void reset_state(const ProblemShape& shape, std::uint64_t seed) override {
+    probabilities_.assign(static_cast<std::size_t>(shape.K), 0.0);
+    rng_.reseed(seed);
+    step_size_.reset();
+  }
+  using LinearLearner<T>::model_;
+  double gamma_ = 0.05, step_scale_ = 1;
   StepSize step_size_;
-  LinearModel<T> model_;
   std::vector<double> probabilities_;
   Rng rng_;
 };
