@@ -21,7 +21,7 @@ class Confusion final : public glimpse::Metric {
                 "operator norm of the class-normalised confusion matrix (online and test), balanced error, "
                 "and the matrices",
             .reference = "Ralaivola, Confusion-Based Online Learning and a Passive-Aggressive Scheme, NIPS 2012",
-            .params = {glimpse::algorithms::scored_label_param(),
+            .params = {glimpse::algorithms::scored_label_param(&Confusion::of_),
                        glimpse::ParamSpec::integer("record_every", "0",
                                                    "rounds between online curve points (0: final values only)")
                            .at_least(0),
@@ -30,8 +30,7 @@ class Confusion final : public glimpse::Metric {
                                                   "oracle gave (rounds without a label are left out)")}};
   }
   explicit Confusion(const glimpse::ParamValues& params)
-      : proposed_(params.text("of") == "proposed"),
-        against_feedback_(params.text("against") == "feedback"),
+      : against_feedback_(params.text("against") == "feedback"),
         online_norm_("", params.integer("record_every"), params.integer("record_every")),
         online_balanced_("balanced_error", params.integer("record_every"), params.integer("record_every")) {}
 
@@ -56,7 +55,7 @@ class Confusion final : public glimpse::Metric {
         reference = -1;
       }
     }
-    if (reference >= 0) online_.add(reference, proposed_ ? r.prediction->proposed : r.prediction->predicted);
+    if (reference >= 0) online_.add(reference, glimpse::algorithms::scored_label(r, of_));
     if (online_norm_.due(r.round)) {
       online_norm_.record(r.round, online_.operator_norm());
       online_balanced_.record(r.round, online_.balanced_error());
@@ -92,7 +91,8 @@ class Confusion final : public glimpse::Metric {
   }
 
  private:
-  bool proposed_, against_feedback_;
+  glimpse::algorithms::ScoredLabel of_ = glimpse::algorithms::ScoredLabel::proposed;
+  bool against_feedback_;
   std::int64_t rounds_ = 0;
   glimpse::algorithms::ConfusionCounts online_, test_;
   glimpse::algorithms::SampledCurve online_norm_, online_balanced_;

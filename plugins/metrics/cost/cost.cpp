@@ -6,12 +6,6 @@
 
 namespace {
 
-std::vector<glimpse::ParamSpec> cost_metric_params() {
-  auto params = glimpse::algorithms::cost_params();
-  params.push_back(glimpse::algorithms::scored_label_param());
-  return params;
-}
-
 class Cost final : public glimpse::Metric {
  public:
   static glimpse::PluginSpec spec() {
@@ -19,16 +13,16 @@ class Cost final : public glimpse::Metric {
             .kind = glimpse::PluginKind::metric,
             .summary = "total and mean cost C(y, prediction) of the predictions under a cost matrix",
             .reference = "Agarwal, ICML 2013, section 2; ALGORITHMS.md 7",
-            .params = cost_metric_params()};
+            .params = declared_params()};
   }
-  explicit Cost(const glimpse::ParamValues& params) : costs_(params), proposed_(params.text("of") == "proposed") {}
+  explicit Cost(const glimpse::ParamValues& params) : costs_(params) {}  // the cost matrix reads its own
   void reset(const glimpse::ProblemShape& shape, std::int64_t) override {
     costs_.reset(shape.K);
     total_ = 0.0;
     rounds_ = 0;
   }
   void observe(const glimpse::RoundRecord& r) override {
-    total_ += costs_(r.truth->label, proposed_ ? r.prediction->proposed : r.prediction->predicted);
+    total_ += costs_(r.truth->label, glimpse::algorithms::scored_label(r, of_));
     ++rounds_;
   }
   void report(glimpse::MetricResults& out) const override {
@@ -37,8 +31,14 @@ class Cost final : public glimpse::Metric {
   }
 
  private:
+  static std::vector<glimpse::ParamSpec> declared_params() {
+    auto params = glimpse::algorithms::cost_params();
+    params.push_back(glimpse::algorithms::scored_label_param(&Cost::of_));
+    return params;
+  }
+
   glimpse::algorithms::CostMatrix costs_;
-  bool proposed_;
+  glimpse::algorithms::ScoredLabel of_ = glimpse::algorithms::ScoredLabel::proposed;
   double total_ = 0.0;
   std::int64_t rounds_ = 0;
 };

@@ -14,22 +14,22 @@ class OnlineAccuracy final : public glimpse::Metric {
             .summary =
                 "final ratio of rounds whose label was correct; curve of the running ratio every `record_every` rounds",
             .reference = "CSPA paper (Kaneko et al. 2019), section 5",
-            .params = {glimpse::algorithms::scored_label_param(),
+            .params = {glimpse::algorithms::scored_label_param(&OnlineAccuracy::of_),
                        glimpse::ParamSpec::integer("record_every", "100", "rounds between curve points (0: no curve)")
                            .at_least(0)}};
   }
   // Points at rounds 1, 1 + E, 1 + 2E, ... as the CSPA authors' code records them.
   explicit OnlineAccuracy(const glimpse::ParamValues& params)
-      : proposed_(params.text("of") == "proposed"), ratio_(params.integer("record_every"), 1) {}
+      : ratio_(params.integer("record_every"), 1) {}
 
   void reset(const glimpse::ProblemShape&, std::int64_t total_rounds) override { ratio_.reset(total_rounds); }
   void observe(const glimpse::RoundRecord& r) override {
-    ratio_.observe(r.round, glimpse::algorithms::scored_label_is_correct(r, proposed_));
+    ratio_.observe(r.round, glimpse::algorithms::scored_label_is_correct(r, of_));
   }
   void report(glimpse::MetricResults& out) const override { ratio_.report(out); }
 
  private:
-  bool proposed_;
+  glimpse::algorithms::ScoredLabel of_ = glimpse::algorithms::ScoredLabel::proposed;
   glimpse::algorithms::RunningRatioCurve ratio_;
 };
 

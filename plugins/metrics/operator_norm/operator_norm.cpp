@@ -14,9 +14,8 @@ class OperatorNorm final : public glimpse::Metric {
             .kind = glimpse::PluginKind::metric,
             .summary = "final operator norm of the class-normalised confusion matrix (online, and test if any)",
             .reference = "Ralaivola, Confusion-Based Online Learning and a Passive-Aggressive Scheme, NIPS 2012",
-            .params = {glimpse::algorithms::scored_label_param()}};
+            .params = {glimpse::algorithms::scored_label_param(&OperatorNorm::of_)}};
   }
-  explicit OperatorNorm(const glimpse::ParamValues& params) : proposed_(params.text("of") == "proposed") {}
 
   void reset(const glimpse::ProblemShape& shape, std::int64_t) override {
     online_.reset(shape.K);
@@ -24,7 +23,7 @@ class OperatorNorm final : public glimpse::Metric {
     tested_ = false;
   }
   void observe(const glimpse::RoundRecord& r) override {
-    online_.add(r.truth->label, proposed_ ? r.prediction->proposed : r.prediction->predicted);
+    online_.add(r.truth->label, glimpse::algorithms::scored_label(r, of_));
   }
   void observe_test(std::int32_t label, const glimpse::Prediction& pred) override { test_.add(label, pred.predicted); }
   void test_done(std::int64_t) override {
@@ -38,7 +37,7 @@ class OperatorNorm final : public glimpse::Metric {
   }
 
  private:
-  bool proposed_;
+  glimpse::algorithms::ScoredLabel of_ = glimpse::algorithms::ScoredLabel::proposed;
   glimpse::algorithms::ConfusionCounts online_, test_;
   double test_norm_ = 0.0;
   bool tested_ = false;

@@ -9,14 +9,6 @@
 
 namespace {
 
-std::vector<glimpse::ParamSpec> regret_params() {
-  auto params = glimpse::algorithms::cost_params();
-  params.push_back(glimpse::algorithms::scored_label_param());
-  params.push_back(
-      glimpse::ParamSpec::integer("record_every", "100", "rounds between curve points (0: no curve)").at_least(0));
-  return params;
-}
-
 class Regret final : public glimpse::Metric {
  public:
   static glimpse::PluginSpec spec() {
@@ -24,11 +16,10 @@ class Regret final : public glimpse::Metric {
             .kind = glimpse::PluginKind::metric,
             .summary = "cumulative expected cost of the predictions minus the Bayes predictor's (needs p(y|x))",
             .reference = "Agarwal, ICML 2013, section 2; ALGORITHMS.md 7.2",
-            .params = regret_params()};
+            .params = declared_params()};
   }
   explicit Regret(const glimpse::ParamValues& params)
       : costs_(params),
-        proposed_(params.text("of") == "proposed"),
         curve_("", params.integer("record_every"), params.integer("record_every")) {}
   void reset(const glimpse::ProblemShape& shape, std::int64_t total_rounds) override {
     costs_.reset(shape.K);
@@ -41,7 +32,7 @@ class Regret final : public glimpse::Metric {
     if (p.empty())
       throw glimpse::Error(
           "the regret metric needs the true p(y|x), which only synthetic streams provide (glm_mixture, gaussians)");
-    const std::int32_t predicted = proposed_ ? r.prediction->proposed : r.prediction->predicted;
+    const std::int32_t predicted = glimpse::algorithms::scored_label(r, of_);
     regret_ += costs_.expected(p, predicted) - costs_.expected(p, costs_.bayes(p));
     rounds_ = r.round;
     if (curve_.due(r.round)) curve_.record(r.round, regret_);
@@ -52,8 +43,16 @@ class Regret final : public glimpse::Metric {
   }
 
  private:
+  static std::vector<glimpse::ParamSpec> declared_params() {
+    auto params = glimpse::algorithms::cost_params();
+    params.push_back(glimpse::algorithms::scored_label_param(&Regret::of_));
+    params.push_back(
+        glimpse::ParamSpec::integer("record_every", "100", "rounds between curve points (0: no curve)").at_least(0));
+    return params;
+  }
+
   glimpse::algorithms::CostMatrix costs_;
-  bool proposed_;
+  glimpse::algorithms::ScoredLabel of_ = glimpse::algorithms::ScoredLabel::proposed;
   double regret_ = 0.0;
   std::int64_t rounds_ = 0;
   glimpse::algorithms::SampledCurve curve_;

@@ -12,11 +12,11 @@ class WindowedAccuracy final : public glimpse::Metric {
             .summary =
                 "curve of the mean accuracy in each window of `window` rounds (x = last round of the window); "
                 "scalar: the last full window's accuracy",
-            .params = {glimpse::algorithms::scored_label_param(),
+            .params = {glimpse::algorithms::scored_label_param(&WindowedAccuracy::of_),
                        glimpse::ParamSpec::integer("window", "100", "rounds per window").at_least(1)}};
   }
   explicit WindowedAccuracy(const glimpse::ParamValues& params)
-      : proposed_(params.text("of") == "proposed"), window_(params.integer("window")) {}
+      : window_(params.integer("window")) {}
 
   void reset(const glimpse::ProblemShape&, std::int64_t total_rounds) override {
     in_window_ = correct_in_window_ = last_round_ = 0;
@@ -26,7 +26,7 @@ class WindowedAccuracy final : public glimpse::Metric {
   }
   void observe(const glimpse::RoundRecord& r) override {
     last_round_ = r.round;
-    correct_in_window_ += glimpse::algorithms::scored_label_is_correct(r, proposed_);
+    correct_in_window_ += glimpse::algorithms::scored_label_is_correct(r, of_);
     if (++in_window_ == window_) {
       curve_.rounds.push_back(r.round);
       curve_.values.push_back(static_cast<double>(correct_in_window_) / static_cast<double>(window_));
@@ -44,7 +44,7 @@ class WindowedAccuracy final : public glimpse::Metric {
   }
 
  private:
-  bool proposed_;
+  glimpse::algorithms::ScoredLabel of_ = glimpse::algorithms::ScoredLabel::proposed;
   std::int64_t window_;
   std::int64_t in_window_ = 0, correct_in_window_ = 0, last_round_ = 0;
   glimpse::MetricResults::Curve curve_;

@@ -6,13 +6,21 @@
 
 namespace glimpse::algorithms {
 
-inline ParamSpec scored_label_param() {
+enum class ScoredLabel { proposed, predicted };  // the parameter's choices, in order
+
+// The `of` parameter, bound to the metric's ScoredLabel field.
+template <class Metric>
+ParamSpec scored_label_param(ScoredLabel Metric::*field) {
   return ParamSpec::choice("of", "proposed", {"proposed", "predicted"},
-                           "which label is scored: the one proposed to the oracle, or the greedy prediction");
+                           "which label is scored: the one proposed to the oracle, or the greedy prediction")
+      .into(field);
 }
 
-inline bool scored_label_is_correct(const RoundRecord& r, bool proposed) noexcept {
-  return (proposed ? r.prediction->proposed : r.prediction->predicted) == r.truth->label;
+inline std::int32_t scored_label(const RoundRecord& r, ScoredLabel which) noexcept {
+  return which == ScoredLabel::proposed ? r.prediction->proposed : r.prediction->predicted;
+}
+inline bool scored_label_is_correct(const RoundRecord& r, ScoredLabel which) noexcept {
+  return scored_label(r, which) == r.truth->label;
 }
 
 }  // namespace glimpse::algorithms
