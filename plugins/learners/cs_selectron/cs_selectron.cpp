@@ -103,17 +103,14 @@ class CsSelectron final : public glimpse::Learner {
   }
   // The cost matrix reads its own parameters (cost_params(), shared with the regret metric); the others are bound.
   explicit CsSelectron(const glimpse::ParamValues& params) : costs_(params) {}
-  void configure() {
-    logistic_ = link_ == Link::logistic;
-    options_.last_row_zero = identifiability_ == Identifiability::last_row_zero;
-  }
+  void configure() { options_.last_row_zero = identifiability_ == Identifiability::last_row_zero; }
 
   void reset(const glimpse::ProblemShape& shape, std::uint64_t) override {
     costs_.reset(shape.K);
-    const double gamma_l = glimpse::algorithms::link_gamma_l(logistic_, shape.K);
+    const double gamma_l = glimpse::algorithms::link_gamma_l(logistic(), shape.K);
     const double gamma = gamma_ > 0 ? gamma_ : gamma_l;
-    active_.reset(shape, logistic_, gamma, options_);
-    if (safety_) passive_.reset(shape, logistic_, gamma, options_);
+    active_.reset(shape, logistic(), gamma, options_);
+    if (safety_) passive_.reset(shape, logistic(), gamma, options_);
     // The switching margin is margin_scale_ / N: c [d / gamma_l log(R^2 gamma_l T / gamma + 1) + R omega / gamma_l
     // log(1 / delta)], T = the dataset's rows.
     margin_scale_ =
@@ -220,7 +217,7 @@ class CsSelectron final : public glimpse::Learner {
 
   // Scores from the model in use; changes no round state (also serves held-out evaluation).
   void score(const glimpse::Instance& x, glimpse::Prediction& pred) {
-    if (logistic_) x.to_dense(x_);
+    if (logistic()) x.to_dense(x_);
     active_.probabilities(x, x_, p_);
     if (switched()) passive_.probabilities(x, x_, passive_p_);
     costs_.scores(switched() ? passive_p_ : p_, pred.scores);
@@ -241,13 +238,13 @@ class CsSelectron final : public glimpse::Learner {
     if (loss_active_ / n >= loss_passive_ / n + margin_scale_ / n) switch_round_ = round_;
   }
   bool switched() const noexcept { return switch_round_ > 0; }
+  bool logistic() const noexcept { return link_ == Link::logistic; }
 
   using Options = glimpse::algorithms::LogisticGlm::Options;
   enum class Link { logistic, linear };                // the choices' order
   enum class Identifiability { last_row_zero, none };  // the choices' order
   Link link_ = Link::logistic;
   Identifiability identifiability_ = Identifiability::last_row_zero;
-  bool logistic_ = true;
   double gamma_ = 0;
   bool safety_ = false;
   double safety_c_ = 1, safety_delta_ = 0.05, safety_radius_ = 1, safety_omega_ = 1;

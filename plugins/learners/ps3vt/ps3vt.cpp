@@ -70,11 +70,10 @@ class Ps3vt final : public glimpse::BatchLearner {
         .batch = true};
   }
 
-  // The special cases switch terms off; the step is 1/mu.
+  // The special cases switch terms off.
   void configure() {
     if (variant_ == Variant::linear_mc || variant_ == Variant::lrc_mc) tau_i_ = 0.0;
     if (variant_ == Variant::linear_mc || variant_ == Variant::ss_mc) tau_s_ = 0.0;
-    step_ = 1.0 / mu_;
   }
 
   void fit(glimpse::BatchProblem& problem, std::uint64_t seed) override {
@@ -110,6 +109,7 @@ class Ps3vt final : public glimpse::BatchLearner {
     glimpse::algorithms::TailThreshold svt;
     Eigen::MatrixXd gradient(d_, k_);
     glimpse::Rng rng(seed);
+    const double step = 1.0 / mu_;
     for (std::int64_t t = 1; t <= iterations; ++t) {
       gradient.setZero();
       if (mode_ == Mode::gd) {
@@ -121,8 +121,8 @@ class Ps3vt final : public glimpse::BatchLearner {
       }
       gradient += 2.0 * tau_a_ * weights_;
       if (graph_) gradient.noalias() += 2.0 * tau_i_ * graph_->laplacian_product * weights_;
-      weights_ -= step_ * gradient;
-      if (tau_s_ > 0.0) svt.apply(weights_, theta_, tau_s_ * step_);
+      weights_ -= step * gradient;
+      if (tau_s_ > 0.0) svt.apply(weights_, theta_, tau_s_ * step);
       // After the thresholding svt.values() already holds W's singular values, largest first.
       const double norm = norm_ == Norm::frobenius
                               ? weights_.norm()
@@ -185,7 +185,7 @@ class Ps3vt final : public glimpse::BatchLearner {
   enum class Mode { sgd, gd };
   enum class Norm { frobenius, spectral };
   Variant variant_ = Variant::ps3vt;
-  double tau_a_ = 1e-8, tau_i_ = 1e-8, tau_s_ = 1e-4, mu_ = 100, step_ = 0.01, theta_fraction_ = 0.7;
+  double tau_a_ = 1e-8, tau_i_ = 1e-8, tau_s_ = 1e-4, mu_ = 100, theta_fraction_ = 0.7;
   std::int64_t iterations_ = 0;
   Mode mode_ = Mode::sgd;
   Norm norm_ = Norm::frobenius;

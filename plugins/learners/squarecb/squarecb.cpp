@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <string>
 #include <vector>
 #include <glimpse/algorithms/exploration.hpp>
 #include <glimpse/algorithms/inverse_tracker.hpp>
