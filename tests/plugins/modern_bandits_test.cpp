@@ -32,6 +32,13 @@ std::array<std::vector<double>, 2> columns_of(Learner& learner, int k) {
   return out;
 }
 
+// One bandit round with the proposal chosen by the test: predict, propose `proposed`, learn whether it was right.
+void learn_proposal(Learner& learner, const Instance& x, Prediction& pred, std::int32_t proposed, bool right) {
+  learner.predict(x, pred);
+  pred.proposed = proposed;
+  learner.learn(x, pred, CorrectnessFeedback{right});
+}
+
 // How often predict() proposes each label over `draws` calls (no learning in between).
 std::vector<double> proposal_frequencies(Learner& learner, const Instance& x, int k, int draws) {
   std::vector<double> counts(static_cast<std::size_t>(k), 0.0);
@@ -104,9 +111,7 @@ TEST(SquareCb, NormalizedStepHandComputedRound) {
   learner->reset({10, 2, 3}, 7);
   const DenseRow x({1, 2});
   Prediction pred = prediction_for(3);
-  learner->predict(x.view(), pred);
-  pred.proposed = 1;
-  learner->learn(x.view(), pred, CorrectnessFeedback{false});
+  learn_proposal(*learner, x.view(), pred, 1, false);
   const double moved = 1 - std::exp(-1 / std::sqrt(2.0));
   const auto w = columns_of(*learner, 3);
   EXPECT_NEAR(-w[0][1], moved / 2, 1e-12);
@@ -124,15 +129,11 @@ TEST(SquareCb, RidgeHandComputedRounds) {
   learner->reset({10, 2, 3}, 7);
   const DenseRow x({1, 2});
   Prediction pred = prediction_for(3);
-  learner->predict(x.view(), pred);
-  pred.proposed = 1;
-  learner->learn(x.view(), pred, CorrectnessFeedback{false});
+  learn_proposal(*learner, x.view(), pred, 1, false);
   auto w = columns_of(*learner, 3);
   EXPECT_NEAR(-w[0][1], 1.0 / 6, 1e-14);
   EXPECT_NEAR(-w[1][1], 2.0 / 6, 1e-14);
-  learner->predict(x.view(), pred);
-  pred.proposed = 1;
-  learner->learn(x.view(), pred, CorrectnessFeedback{true});
+  learn_proposal(*learner, x.view(), pred, 1, true);
   w = columns_of(*learner, 3);
   EXPECT_NEAR(-w[0][1], 1.0 / 11, 1e-14);
   EXPECT_NEAR(-w[1][1], 2.0 / 11, 1e-14);
@@ -297,9 +298,7 @@ TEST(Newtron, HandComputedRightAndWrongFirstRounds) {
     auto learner = make<Learner>("newtron", {{"precision", "double"}});
     learner->reset({10, 2, 3}, 1);
     Prediction pred = prediction_for(3);
-    learner->predict(x.view(), pred);
-    pred.proposed = 0;
-    learner->learn(x.view(), pred, CorrectnessFeedback{true});
+    learn_proposal(*learner, x.view(), pred, 0, true);
     const auto w = columns_of(*learner, 3);
     EXPECT_NEAR(w[0][0], 1.32548, 5e-6);
     EXPECT_NEAR(w[1][0], 2.60492, 5e-6);
@@ -311,9 +310,7 @@ TEST(Newtron, HandComputedRightAndWrongFirstRounds) {
     auto learner = make<Learner>("newtron", {{"precision", "double"}});
     learner->reset({10, 2, 3}, 1);
     Prediction pred = prediction_for(3);
-    learner->predict(x.view(), pred);
-    pred.proposed = 1;
-    learner->learn(x.view(), pred, CorrectnessFeedback{false});
+    learn_proposal(*learner, x.view(), pred, 1, false);
     const auto w = columns_of(*learner, 3);
     EXPECT_NEAR(w[0][1], -(2.0 / 3) / (1 + 0.01 * 4.0 / 9), 1e-12);
     EXPECT_NEAR(w[1][1], -(4.0 / 3) / (1 + 0.01 * 16.0 / 9), 1e-12);
@@ -399,9 +396,7 @@ TEST(Gaptron, HandComputedRoundsForBothStepRules) {
     learner->reset({10, 2, 3}, 2);
     const DenseRow x({1, 2});
     Prediction pred = prediction_for(3);
-    learner->predict(x.view(), pred);
-    pred.proposed = 0;
-    learner->learn(x.view(), pred, CorrectnessFeedback{true});
+    learn_proposal(*learner, x.view(), pred, 0, true);
     const double step = name == "gaptron" ? 3.0 : 3 * 10 / std::sqrt(2 * (1e-8 + 90));
     const auto w = columns_of(*learner, 3);
     EXPECT_NEAR(w[0][0], step, 1e-12);
@@ -413,9 +408,7 @@ TEST(Gaptron, HandComputedRoundsForBothStepRules) {
     EXPECT_NEAR(freq[0], 0.8, 0.006);
     EXPECT_NEAR(freq[1], 0.1, 0.006);
     // A wrong proposal leaves y unknown: nothing changes.
-    learner->predict(x.view(), pred);
-    pred.proposed = 1;
-    learner->learn(x.view(), pred, CorrectnessFeedback{false});
+    learn_proposal(*learner, x.view(), pred, 1, false);
     EXPECT_EQ(columns_of(*learner, 3), w);
   }
 }
@@ -516,13 +509,9 @@ TEST(Explorer, EpsilonGreedyAroundThePerceptronLearnsOnlyFromRightProposals) {
   EXPECT_NEAR(freq[0], 0.8, 0.006);
   EXPECT_NEAR(freq[2], 0.1, 0.006);
   Prediction pred = prediction_for(3);
-  learner->predict(x.view(), pred);
-  pred.proposed = 2;
-  learner->learn(x.view(), pred, CorrectnessFeedback{false});
+  learn_proposal(*learner, x.view(), pred, 2, false);
   EXPECT_EQ(columns_of(*learner, 3)[0], (std::vector<double>{0, 0, 0}));
-  learner->predict(x.view(), pred);
-  pred.proposed = 1;
-  learner->learn(x.view(), pred, CorrectnessFeedback{true});
+  learn_proposal(*learner, x.view(), pred, 1, true);
   const auto w = columns_of(*learner, 3);
   EXPECT_EQ(w[0], (std::vector<double>{-1, 1, 0}));
   EXPECT_EQ(w[1], (std::vector<double>{-2, 2, 0}));
@@ -540,9 +529,7 @@ TEST(Explorer, AWrongProposalBecomesAComplementaryLabelWhenAsked) {
     auto learner = explorer_around("oaa", {{"wrong", wrong}}, {{"precision", "double"}});
     learner->reset({10, 2, 3}, 4);
     Prediction pred = prediction_for(3);
-    learner->predict(x.view(), pred);
-    pred.proposed = 1;
-    learner->learn(x.view(), pred, CorrectnessFeedback{false});
+    learn_proposal(*learner, x.view(), pred, 1, false);
     learner->evaluate(x.view(), pred);
     const double moved = wrong == "complementary" ? 1 - std::exp(-1 / std::sqrt(2.0)) : 0.0;
     EXPECT_NEAR(pred.scores[1], -moved, 1e-12);
@@ -561,9 +548,7 @@ TEST(Explorer, SoftmaxAndInverseGapDistributionsOverTheBaseScores) {
                                    {{"precision", "double"}});
     learner->reset({10, 2, 3}, 9);
     Prediction pred = prediction_for(3);
-    learner->predict(x.view(), pred);
-    pred.proposed = 1;
-    learner->learn(x.view(), pred, CorrectnessFeedback{true});
+    learn_proposal(*learner, x.view(), pred, 1, true);
     const auto freq = proposal_frequencies(*learner, x.view(), 3, 40000);
     std::vector<double> expected;
     if (rule == "softmax") {
