@@ -272,6 +272,62 @@ TEST(Ps3vt, GraphTermUsesTheSharedLaplacianAndTailTermShrinksTheSpectrum) {
   EXPECT_LE(w.norm(), 1.0 + 1e-12);  // the projection onto the unit ball
 }
 
+// Scaling every feature by c is the same fit as the ball's radius R = c with mu/c^2, tau_A/c^2, tau_S/c (and the
+// same tau_I): V = c W' holds after every step of the sub-gradient, thresholding and projection (the derivation is
+// in ps3vt.cpp's `radius`). With c = 2 every factor is a power of two, so the two fits agree to rounding.
+TEST(Ps3vt, ScalingTheFeaturesByCIsTheRadiusC) {
+  Rng rng(8);
+  MemoryProblem original = separable_toy(rng);
+  std::vector<DenseRow> doubled;
+  std::vector<std::int64_t> labelled;
+  std::vector<std::int32_t> labels;
+  for (std::int64_t i = 0; i < 60; ++i) {
+    std::vector<Feature> v;
+    for (const Feature f : original.point(i).stored_values()) v.push_back(2.0f * f);
+    doubled.emplace_back(v);
+  }
+  labelled.assign(original.labelled().begin(), original.labelled().end());
+  labels.assign(original.labels().begin(), original.labels().end());
+  MemoryProblem scaled(std::move(doubled), std::move(labelled), std::move(labels), 3);
+  const auto fit = [](MemoryProblem& problem, const std::map<std::string, std::string>& params) {
+    auto learner = make<Learner>("ps3vt", params);
+    dynamic_cast<BatchLearner&>(*learner).fit(problem, 3);
+    return learner;
+  };
+  const std::map<std::string, std::string> common{{"tau_I", "1e-3"}, {"theta", "0.34"}, {"iterations", "400"}};
+  auto with_scaled_features = fit(scaled, [&] {
+    auto p = common;
+    p.insert({{"mu", "0.4"}, {"tau_A", "0.04"}, {"tau_S", "2"}});
+    return p;
+  }());
+  auto with_radius = fit(original, [&] {
+    auto p = common;
+    p.insert({{"mu", "0.1"}, {"tau_A", "0.01"}, {"tau_S", "1"}, {"radius", "2"}});
+    return p;
+  }());
+  auto with_radius_one = fit(original, [&] {
+    auto p = common;
+    p.insert({{"mu", "0.1"}, {"tau_A", "0.01"}, {"tau_S", "1"}});
+    return p;
+  }());
+  Prediction a, b, c;
+  for (auto* pred : {&a, &b, &c}) pred->scores.resize(3);
+  double largest_score = 0.0, differs_from_radius_one = 0.0;
+  for (std::int64_t i = 0; i < 60; ++i) {
+    dynamic_cast<BatchLearner&>(*with_scaled_features).evaluate(scaled.point(i), a);
+    dynamic_cast<BatchLearner&>(*with_radius).evaluate(original.point(i), b);
+    dynamic_cast<BatchLearner&>(*with_radius_one).evaluate(original.point(i), c);
+    for (std::size_t k = 0; k < 3; ++k) {
+      EXPECT_NEAR(a.scores[k], b.scores[k], 1e-12 * (1.0 + std::abs(b.scores[k])));
+      largest_score = std::max(largest_score, std::abs(b.scores[k]));
+      differs_from_radius_one = std::max(differs_from_radius_one, std::abs(b.scores[k] - c.scores[k]));
+    }
+  }
+  // The ball binds (margins of 4 ||W|| at most on points of norm 4): R = 1 scores at most 4, R = 2 beyond that.
+  EXPECT_GT(largest_score, 4.5);
+  EXPECT_GT(differs_from_radius_one, 0.5);
+}
+
 Protocol batch_protocol(const std::string& extra = "") {
   return parse_protocol(R"({"name": "b", "kind": "batch", "split": {"test": 0.3, "labelled": 0.4, "folds": 3},
       "datasets": [{"source": "gaussians", "params": {"n_per_class": 60, "sigma": 0.3}}],

@@ -7,6 +7,8 @@
 // linear_mc (tau_I = tau_S = 0), lrc_mc (tau_I = 0), ss_mc (tau_S = 0).
 // P3 lists its step-size grid as "mu in {10, ..., 1e5}" next to an update W - (1/mu) G: we read the grid as mu,
 // so steps are 1e-5 .. 0.1 (steps of 10 .. 1e5 would make every iterate the projected last sub-gradient).
+// The ball's radius R (P3: 1) is a parameter because against a fixed radius the features' scale, which P3 does not
+// state, decides how far the margins can grow: it is the same as scaling the features (see `radius`).
 #include <Eigen/Dense>
 #include <cmath>
 #include <glimpse/algorithms/knn_graph.hpp>
@@ -24,7 +26,7 @@ class Ps3vt final : public glimpse::BatchLearner {
     return {
         .name = "ps3vt",
         .kind = glimpse::PluginKind::learner,
-        .revision = 2,  // 2: the tail thresholding through the smaller Gram matrix's eigen-decomposition
+        .revision = 3,  // 2: the tail thresholding through the smaller Gram matrix's eigen-decomposition; 3: radius
         .summary =
             "semi-supervised linear multiclass hinge with a graph-Laplacian term and singular value "
             "thresholding of W's tail (batch); variants linear_mc, lrc_mc, ss_mc",
@@ -56,8 +58,13 @@ class Ps3vt final : public glimpse::BatchLearner {
                                "sub-gradient over all labelled points")
                  .into(&Ps3vt::mode_),
              ParamSpec::choice("norm", "frobenius", {"frobenius", "spectral"},
-                               "the norm of the projection W <- min(1, 1/||W||) W")
+                               "the norm of the projection W <- min(1, R/||W||) W")
                  .into(&Ps3vt::norm_),
+             ParamSpec::real("radius", "1",
+                             "R, the radius of that ball (P3: 1); features scaled by c are the same fit as R = c "
+                             "with mu/c^2, tau_A/c^2, tau_S/c")
+                 .above(0)
+                 .into(&Ps3vt::radius_),
              ParamSpec::integer("neighbours", "10", "k of the k-NN graph").at_least(1).into(&Ps3vt::neighbours_),
              ParamSpec::choice("bandwidth", "mean_pairwise", {"mean_pairwise", "mean_knn"},
                                "sigma of the Gaussian weights: mean distance over all pairs, or to the "
@@ -127,7 +134,7 @@ class Ps3vt final : public glimpse::BatchLearner {
       const double norm = norm_ == Norm::frobenius
                               ? weights_.norm()
                               : largest(tau_s_ > 0.0 ? svt.values() : svt.singular_values(weights_));
-      if (norm > 1.0) weights_ /= norm;
+      if (norm > radius_) weights_ /= norm / radius_;
       if (t % report_every == 0 || t == iterations) {
         if (!problem.iteration_done(t, objective(problem, svt))) return;
       }
@@ -185,7 +192,7 @@ class Ps3vt final : public glimpse::BatchLearner {
   enum class Mode { sgd, gd };
   enum class Norm { frobenius, spectral };
   Variant variant_ = Variant::ps3vt;
-  double tau_a_ = 1e-8, tau_i_ = 1e-8, tau_s_ = 1e-4, mu_ = 100, theta_fraction_ = 0.7;
+  double tau_a_ = 1e-8, tau_i_ = 1e-8, tau_s_ = 1e-4, mu_ = 100, theta_fraction_ = 0.7, radius_ = 1.0;
   std::int64_t iterations_ = 0;
   Mode mode_ = Mode::sgd;
   Norm norm_ = Norm::frobenius;
