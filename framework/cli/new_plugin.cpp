@@ -132,7 +132,7 @@ In a protocol:
 {"name": "@NAME@", "grid": {"eta": [0.1, 1]}}
 ```
 
-`@NAME@_test.cpp` tests it with glimpse's helpers (glimpse/testing.hpp); docs/writing-a-plugin.md has the rest.
+Tests: `@NAME@_test.cpp`, with glimpse's helpers (glimpse/testing.hpp); docs/writing-a-plugin.md has the rest.
 )";
 
 constexpr const char* in_tree_build = R"(Built with glimpse (`cmake --build build`); its test runs with the others (`ctest --test-dir build -R

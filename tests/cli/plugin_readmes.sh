@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Every learner folder has a README.md that is in step with its plugin: titled with the plugin's name, with a table
+# row "| `param` | default |" for every parameter `glimpse describe` lists (so a parameter added, renamed or given
+# a new default fails here until its README says so), a protocol snippet, and where its tests are.
+set -euo pipefail
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+fail() { echo "FAILED: $*" >&2; exit 1; }
+checked=0
+for folder in "$SOURCE_DIR"/plugins/learners/*/; do
+  folder=${folder%/}
+  name=$(basename "$folder")
+  readme="$folder/README.md"
+  [ -s "$readme" ] || fail "plugins/learners/$name has no README.md"
+  [ "$(head -1 "$readme")" = "# $name" ] || fail "$readme: the first line should be '# $name'"
+  grep -q '^```json$' "$readme" || fail "$readme: no protocol snippet (a \`\`\`json block)"
+  grep -q '^Tests: ' "$readme" || fail "$readme: no 'Tests: ' line saying where its tests are"
+  "$GLIMPSE" describe "$name" > describe.txt 2>&1 || fail "glimpse describe $name: $(cat describe.txt)"
+  python3 - "$readme" describe.txt <<'PY' || exit 1
+import sys
+readme, described = open(sys.argv[1]).read(), open(sys.argv[2]).read().splitlines()
+header = next((l for l in described if l.startswith("parameter ")), None)
+if header is None:
+    sys.exit(0)
+start, default_at, allowed_at = header.index("parameter"), header.index("default"), header.index("allowed")
+for line in described[described.index(header) + 2:]:
+    if not line.strip():
+        break
+    param, default = line[start:header.index("type")].strip(), line[default_at:allowed_at].strip()
+    row = f"| `{param}` | {default} |"
+    if row not in readme:
+        sys.exit(f"FAILED: {sys.argv[1]}: no parameter row starting '{row}' (glimpse describe lists it)")
+PY
+  checked=$((checked + 1))
+done
+[ "$checked" -ge 20 ] || fail "only $checked learner folders checked"
+echo "$checked learner READMEs in step with glimpse describe"
