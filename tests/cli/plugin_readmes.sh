@@ -8,6 +8,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 fail() { echo "FAILED: $*" >&2; exit 1; }
 checked=0
+"$GLIMPSE" plugins --json > plugins.json
 for folder in "$SOURCE_DIR"/plugins/learners/*/; do
   folder=${folder%/}
   name=$(basename "$folder")
@@ -16,6 +17,11 @@ for folder in "$SOURCE_DIR"/plugins/learners/*/; do
   [ "$(head -1 "$readme")" = "# $name" ] || fail "$readme: the first line should be '# $name'"
   grep -q '^```json$' "$readme" || fail "$readme: no protocol snippet (a \`\`\`json block)"
   grep -q '^Tests: ' "$readme" || fail "$readme: no 'Tests: ' line saying where its tests are"
+  # A plugin this build leaves out (the python family in the sanitizer build) keeps its README; its rows cannot be checked here.
+  if ! grep -q "\"name\": \"$name\"" plugins.json; then
+    echo "$name: not built here; its README's parameter rows not checked"
+    continue
+  fi
   "$GLIMPSE" describe "$name" > describe.txt 2>&1 || fail "glimpse describe $name: $(cat describe.txt)"
   python3 - "$readme" describe.txt <<'PY' || exit 1
 import sys
