@@ -506,6 +506,13 @@ def welch_p(a, b):
     return incomplete_beta(df / 2, 0.5, x)
 
 
+def within_noise(a, b):
+    """(whether a Welch t-test at 5% finds no significant difference between samples a and b, its p-value): the
+    tie the claims' "or_tied" counts."""
+    p = welch_p(a, b)
+    return p >= 0.05, p
+
+
 def incomplete_beta(a, b, x):
     """Regularised incomplete beta I_x(a, b) by its continued fraction (Numerical Recipes' betacf)."""
     if x <= 0:
@@ -632,16 +639,15 @@ class Page:
                 held_text = f"{fmt(held['mean'], scale, digits)} ({fmt(held['std'], scale, digits)})" if held else "-"
                 row += [paper_text, same_text, held_text]
                 key = f"{spec['id']}/{dataset}/{learner}"
-                if pc and compared and reading:
-                    # A reading of what the paper leaves unstated: its gaps show where that reading reproduces the
-                    # paper, and explain the main table's cells there; they are not cells of their own to explain.
+                if pc and compared:
                     gap, status = status_of(compared["mean"] * scale, pc["mean"], pc["std"], 10.0 ** -digits)
-                    detail.append((key, f"{compared['mean'] * scale - pc['mean']:+.{digits}f}", f"{gap:.1f}",
-                                   status + " (a reading; not counted)", same["params"], held["params"] if held else "-"))
-                elif pc and compared:
-                    gap, status = status_of(compared["mean"] * scale, pc["mean"], pc["std"], 10.0 ** -digits)
-                    self.counts[status] += 1
-                    verdict = status if status != "outside 2 std" else status + ", " + self.explain(key)
+                    if reading:
+                        # A reading's gaps show where it reproduces the paper, and explain the main table's cells
+                        # there; they are not cells of their own to explain.
+                        verdict = status + " (a reading; not counted)"
+                    else:
+                        self.counts[status] += 1
+                        verdict = status if status != "outside 2 std" else status + ", " + self.explain(key)
                     detail.append((key, f"{compared['mean'] * scale - pc['mean']:+.{digits}f}", f"{gap:.1f}", verdict,
                                    same["params"], held["params"] if held else "-"))
                 elif same:
@@ -796,8 +802,7 @@ class Page:
             ok = best == learner
             note = ""
             if not ok and spec.get("or_tied"):
-                p = welch_p(by_learner[learner]["values"], by_learner[best]["values"])
-                ok = p >= 0.05
+                ok, p = within_noise(by_learner[learner]["values"], by_learner[best]["values"])
                 note = f", p = {p:.2g} against {best}"
             count += ok
             parts.append(f"{dataset}: {learner} {by_learner[learner]['mean'] * scale:.{self.digits(t)}f} vs best {best} "
@@ -834,8 +839,7 @@ class Page:
                 ok = self.better(t, a, b)
                 note = ""
                 if not ok and spec.get("or_tied"):
-                    p = welch_p(by_learner[groups[0]]["values"], by_learner[groups[1]]["values"])
-                    ok = p >= 0.05
+                    ok, p = within_noise(by_learner[groups[0]]["values"], by_learner[groups[1]]["values"])
                     note = f", p = {p:.2g}"
                 count += ok
                 parts.append(f"{table_id} {dataset}: {groups[0]} {a * scale:.{self.digits(t)}f} vs {groups[1]} "
@@ -856,7 +860,7 @@ class Page:
                 continue
             values = [c["mean"] for c in series]
             steps = [(b < a) if falling else (b > a) for a, b in zip(values, values[1:])]
-            tied = [not step and spec.get("or_tied") and welch_p(x["values"], y["values"]) >= 0.05
+            tied = [not step and spec.get("or_tied") and within_noise(x["values"], y["values"])[0]
                     for step, x, y in zip(steps, series, series[1:])]
             ok = all(step or tie for step, tie in zip(steps, tied))
             count += ok
