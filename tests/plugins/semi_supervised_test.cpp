@@ -289,27 +289,16 @@ TEST(Ps3vt, ScalingTheFeaturesByCIsTheRadiusC) {
   labelled.assign(original.labelled().begin(), original.labelled().end());
   labels.assign(original.labels().begin(), original.labels().end());
   MemoryProblem scaled(std::move(doubled), std::move(labelled), std::move(labels), 3);
-  const auto fit = [](MemoryProblem& problem, const std::map<std::string, std::string>& params) {
+  // Each fit: the shared settings plus its own step, weights and radius.
+  const auto fit = [](MemoryProblem& problem, std::map<std::string, std::string> params) {
+    params.insert({{"tau_I", "1e-3"}, {"theta", "0.34"}, {"iterations", "400"}});
     auto learner = make<Learner>("ps3vt", params);
     dynamic_cast<BatchLearner&>(*learner).fit(problem, 3);
     return learner;
   };
-  const std::map<std::string, std::string> common{{"tau_I", "1e-3"}, {"theta", "0.34"}, {"iterations", "400"}};
-  auto with_scaled_features = fit(scaled, [&] {
-    auto p = common;
-    p.insert({{"mu", "0.4"}, {"tau_A", "0.04"}, {"tau_S", "2"}});
-    return p;
-  }());
-  auto with_radius = fit(original, [&] {
-    auto p = common;
-    p.insert({{"mu", "0.1"}, {"tau_A", "0.01"}, {"tau_S", "1"}, {"radius", "2"}});
-    return p;
-  }());
-  auto with_radius_one = fit(original, [&] {
-    auto p = common;
-    p.insert({{"mu", "0.1"}, {"tau_A", "0.01"}, {"tau_S", "1"}});
-    return p;
-  }());
+  auto with_scaled_features = fit(scaled, {{"mu", "0.4"}, {"tau_A", "0.04"}, {"tau_S", "2"}});
+  auto with_radius = fit(original, {{"mu", "0.1"}, {"tau_A", "0.01"}, {"tau_S", "1"}, {"radius", "2"}});
+  auto with_radius_one = fit(original, {{"mu", "0.1"}, {"tau_A", "0.01"}, {"tau_S", "1"}});
   Prediction a, b, c;
   for (auto* pred : {&a, &b, &c}) pred->scores.resize(3);
   double largest_score = 0.0, differs_from_radius_one = 0.0;
