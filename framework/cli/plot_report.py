@@ -96,11 +96,15 @@ def read_bandit_runs(path):
                 "label": text(attrs["label"] if "label" in attrs else attrs["learner"]),
                 "rule": text(attrs["query_rule"]),
                 "setting": dict(json.loads(attrs["params"]), **json.loads(attrs["query_rule_params"] or "{}")),
+                "rule_params": json.loads(attrs["query_rule_params"] or "{}"),
                 "seed": int(attrs["seed"]),
                 "rounds": int(attrs["rounds"]),
                 "regret": float(summary["regret"]),
                 "queries": float(summary["queries"]),
                 "rounds_per_second": int(attrs["rounds"]) / float(attrs["seconds"]),
+                # CS-Selectron's safety switch: the round it switched at (0: never); None without the switch.
+                "switch_round": (float(summary["learner_safety_switch_round"])
+                                 if "learner_safety_switch_round" in summary else None),
             })
     return runs
 
@@ -125,12 +129,14 @@ def regret_ratio_groups(runs, passive):
             raise ValueError(f"no passive run for dataset '{r['dataset']}', seed {r['seed']}")
         g = groups.setdefault((r["dataset"], r["label"], r["rule"] + compact(r, runs)),
                               {"ratio": [], "queries": [], "regret": [], "passive": [], "speed": [],
-                               "rounds": r["rounds"]})
+                               "switch_rounds": [], "rule_params": r.get("rule_params", {}), "rounds": r["rounds"]})
         g["ratio"].append(r["regret"] / base["regret"] if base["regret"] > 0 else math.nan)
         g["queries"].append(r["queries"])
         g["regret"].append(r["regret"])
         g["passive"].append(base["regret"])
         g["speed"].append(r["rounds_per_second"])
+        if r.get("switch_round") is not None:
+            g["switch_rounds"].append(r["switch_round"])
     return groups
 
 

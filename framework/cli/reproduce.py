@@ -692,16 +692,28 @@ class Page:
         out.append(f"Runs: `{self.run_info[spec['protocol']]['command']}`. Each run's final regret divided by the passive "
                    "learner's on the same seed (same data, same order); mean and 95% interval over the "
                    f"{len(self.seeds(spec)[0])} reported trials.\n")
+        switch = any(g["switch_rounds"] for g in groups.values())  # a safety switch among the learners
         out.append("| learner | rule setting | trials | mean queries | share of rounds | regret ratio [95% interval] | "
-                   "mean regret | passive's |")
-        out.append("|---|---|---|---|---|---|---|---|")
+                   "mean regret | passive's |" + (" safety switch fired (rounds) |" if switch else ""))
+        out.append("|---|---|---|---|---|---|---|---|" + ("---|" if switch else ""))
         for (label, setting), g in groups.items():
             mean, half = plot_report.mean_ci(g["ratio"])
             queries = sum(g["queries"]) / len(g["queries"])
             out.append(f"| {label} | `{setting or '-'}` | {len(g['ratio'])} | {queries:.0f} | "
                        f"{queries / g['rounds']:.1%} | {mean:.3f} [{mean - half:.3f}, {mean + half:.3f}] | "
-                       f"{sum(g['regret']) / len(g['regret']):.1f} | {sum(g['passive']) / len(g['passive']):.1f} |")
+                       f"{sum(g['regret']) / len(g['regret']):.1f} | {sum(g['passive']) / len(g['passive']):.1f} |"
+                       + (f" {self.switch_summary(g)} |" if switch else ""))
         out.append("")
+
+    @staticmethod
+    def switch_summary(group):
+        """'fired in k of n trials (first-last round)' for a group with a safety switch, '-' for one without."""
+        rounds = group["switch_rounds"]
+        if not rounds:
+            return "-"
+        fired = sorted(r for r in rounds if r > 0)
+        span = f" ({fired[0]:,.0f}-{fired[-1]:,.0f})" if fired else ""
+        return f"{len(fired)} of {len(rounds)}{span}"
 
     def ratio_curve(self, groups, label):
         """The label's (mean queries, mean ratio, 95% half-interval) points, sorted by queries."""
@@ -720,6 +732,42 @@ class Page:
             return False, "no run of " + spec["label"]
         return best[1] < 1, (f"{spec['label']}'s lowest mean ratio {best[1]:.3f} at {best[0]:.0f} queries "
                              f"({best[0] / rounds:.1%} of {rounds} rounds)")
+
+    def claim_switch_saves(self, spec):
+        """Some setting of `label` (a learner with the safety switch) switched in every trial, and its regret ratio's
+        95% interval lies below that of the `than` setting with the same query-rule parameters (the learner without
+        the switch)."""
+        _, groups = self.ratio_groups(spec["table"])
+        import plot_report
+
+        def rule_part(label, setting):  # the query rule's parameters of a group, e.g. {"c": 10}
+            g = groups[(label, setting)]
+            return json.dumps(g["rule_params"], sort_keys=True)
+
+        parts, holds = [], False
+        for (label, setting), g in groups.items():
+            if label != spec["label"]:
+                continue
+            twin = next(((l, s) for (l, s) in groups if l == spec["than"] and rule_part(l, s) == rule_part(label, setting)),
+                        None)
+            if twin is None:
+                continue
+            mean, half = plot_report.mean_ci(g["ratio"])
+            other, other_half = plot_report.mean_ci(groups[twin]["ratio"])
+            every = bool(g["switch_rounds"]) and all(r > 0 for r in g["switch_rounds"])
+            below = mean + half < other - other_half
+            holds |= every and below
+            parts.append(f"{label} `{setting}`: switched in {self.switch_summary(g)} trials, ratio {mean:.3f} "
+                         f"[{mean - half:.3f}, {mean + half:.3f}] vs {spec['than']} {other:.3f} "
+                         f"[{other - other_half:.3f}, {other + other_half:.3f}]")
+        return holds, "; ".join(parts) or "no pair of settings"
+
+    def claim_never_switches(self, spec):
+        """No run of `label` (a learner with the safety switch) switched."""
+        _, groups = self.ratio_groups(spec["table"])
+        rounds = [r for (label, _), g in groups.items() if label == spec["label"] for r in g["switch_rounds"]]
+        fired = sum(r > 0 for r in rounds)
+        return bool(rounds) and fired == 0, f"{spec['label']} switched in {fired} of {len(rounds)} runs"
 
     def claim_above_passive(self, spec):
         """Every setting of `label` has a regret ratio to the passive learner whose 95% interval lies above 1 (the
