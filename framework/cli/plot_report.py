@@ -80,8 +80,9 @@ def mean_ci(values):
     return float(x.mean()), t_quantile(len(x) - 1) * float(x.std(ddof=1)) / math.sqrt(len(x))
 
 
-def read_bandit_runs(path):
-    """Complete runs with the final metrics regret and queries (selective sampling), one dict each."""
+def read_bandit_runs(path, curves=False):
+    """Complete runs with the final metrics regret and queries (selective sampling), one dict each; with `curves`,
+    also each run's cumulative regret curve as "regret_curve": (rounds, values)."""
     runs = []
     with h5py.File(path, "r") as f:
         for run_id, group in f["runs"].items():
@@ -106,6 +107,10 @@ def read_bandit_runs(path):
                 "switch_round": (float(summary["learner_safety_switch_round"])
                                  if "learner_safety_switch_round" in summary else None),
             })
+            if curves and "curves" in group and "regret" in group["curves"]:
+                for name in ("regret", "queries"):
+                    curve = group["curves"][name]
+                    runs[-1][name + "_curve"] = (curve["round"][:], curve["value"][:])
     return runs
 
 
@@ -116,9 +121,21 @@ def compact(run, runs):
     return json.dumps(varying, separators=(",", ":")) if varying else ""
 
 
-def regret_ratio_groups(runs, passive):
+def curve_at(run, name, t):
+    """The run's curve `name` (regret or queries, cumulative) at round t: its last point at or before t (runs read
+    with curves)."""
+    rounds, values = run[name + "_curve"]
+    i = int(np.searchsorted(rounds, t, side="right")) - 1
+    if i < 0:
+        raise ValueError(f"the regret curve starts after round {t}")
+    return float(values[i])
+
+
+def regret_ratio_groups(runs, passive, at_rounds=()):
     """(dataset, label, rule setting) -> ratios, queries, regrets, each run paired with the passive run of its
-    dataset and seed. Raises ValueError when a run has no passive partner."""
+    dataset and seed; with `at_rounds` (runs read with curves), also "ratio_at": round -> the ratios of the
+    cumulative regrets up to that round, and "regret_at" and "queries_at": round -> the runs' cumulative regrets and
+    labels there. Raises ValueError when a run has no passive partner."""
     reference = {(r["dataset"], r["seed"]): r for r in runs if r["label"] == passive}
     if not reference:
         raise ValueError(f"no complete runs labelled '{passive}' (the passive reference)")
@@ -129,7 +146,9 @@ def regret_ratio_groups(runs, passive):
             raise ValueError(f"no passive run for dataset '{r['dataset']}', seed {r['seed']}")
         g = groups.setdefault((r["dataset"], r["label"], r["rule"] + compact(r, runs)),
                               {"ratio": [], "queries": [], "regret": [], "passive": [], "speed": [],
-                               "switch_rounds": [], "rule_params": r.get("rule_params", {}), "rounds": r["rounds"]})
+                               "switch_rounds": [], "rule_params": r.get("rule_params", {}), "rounds": r["rounds"],
+                               "ratio_at": {t: [] for t in at_rounds}, "regret_at": {t: [] for t in at_rounds},
+                               "queries_at": {t: [] for t in at_rounds}})
         g["ratio"].append(r["regret"] / base["regret"] if base["regret"] > 0 else math.nan)
         g["queries"].append(r["queries"])
         g["regret"].append(r["regret"])
@@ -137,6 +156,11 @@ def regret_ratio_groups(runs, passive):
         g["speed"].append(r["rounds_per_second"])
         if r.get("switch_round") is not None:
             g["switch_rounds"].append(r["switch_round"])
+        for t in at_rounds:
+            regret, passive_regret = curve_at(r, "regret", t), curve_at(base, "regret", t)
+            g["ratio_at"][t].append(regret / passive_regret if passive_regret > 0 else math.nan)
+            g["regret_at"][t].append(regret)
+            g["queries_at"][t].append(curve_at(r, "queries", t))
     return groups
 
 

@@ -675,10 +675,11 @@ class Page:
         spec = next(t for t in self.paper["ratio_tables"] if t["id"] == table_id)
         import plot_report  # beside this script: the report's pairing of each run with its passive run
 
-        runs = plot_report.read_bandit_runs(str(self.traces[spec["protocol"]].path))
+        at_rounds = self.over_rounds(spec)
+        runs = plot_report.read_bandit_runs(str(self.traces[spec["protocol"]].path), curves=bool(at_rounds))
         report = set(self.seeds(spec)[0])
         runs = [r for r in runs if r["seed"] in report]
-        groups = plot_report.regret_ratio_groups(runs, spec.get("passive", "passive")) if runs else {}
+        groups = plot_report.regret_ratio_groups(runs, spec.get("passive", "passive"), at_rounds) if runs else {}
         result = self._ratio_groups[table_id] = (spec, {(label, setting): g for (_, label, setting), g in groups.items()})
         return result
 
@@ -704,6 +705,61 @@ class Page:
                        f"{sum(g['regret']) / len(g['regret']):.1f} | {sum(g['passive']) / len(g['passive']):.1f} |"
                        + (f" {self.switch_summary(g)} |" if switch else ""))
         out.append("")
+        if self.over_rounds(spec):
+            self.ratio_over_rounds_table(spec, groups)
+
+    @staticmethod
+    def over_rounds(spec, groups=None):
+        """The rounds a ratio table lists as "over_rounds" (the table of ratios up to each of them), or (); given the
+        table's groups, only those within its runs (a --quick run is shorter)."""
+        rounds = tuple(spec.get("over_rounds", ()))
+        if groups:
+            length = max(g["rounds"] for g in groups.values())
+            rounds = tuple(t for t in rounds if t <= length)
+        return rounds
+
+    def ratio_over_rounds_table(self, spec, groups):
+        """The ratio of cumulative regrets up to each of the spec's rounds: when a rule leads the passive learner."""
+        import plot_report
+
+        rounds = self.over_rounds(spec, groups)
+        if not rounds:
+            return
+        out = self.lines
+        out.append(f"The same runs, cumulative regret up to round t divided by the passive learner's up to round t: mean and "
+                   "95% half-interval over the trials.\n")
+        out.append("| learner | rule setting | " + " | ".join(f"t = {t:,}" for t in rounds) + " |")
+        out.append("|---|---|" + "---|" * len(rounds))
+        for (label, setting), g in groups.items():
+            if label == spec.get("passive", "passive"):
+                continue
+            cells = []
+            for t in rounds:
+                mean, half = plot_report.mean_ci(g["ratio_at"][t])
+                cells.append(f"{mean:.3f} ± {half:.3f}")
+            out.append(f"| {label} | `{setting or '-'}` | " + " | ".join(cells) + " |")
+        out.append("")
+        out.append("The same runs as learning curves: regret per 1,000 rounds over each stretch of rounds ending at t "
+                   "(the cumulative regret's increase over the stretch, scaled to 1,000 rounds), and in brackets the "
+                   "labels the learner holds at t; means over the trials.\n")
+        out.append("| learner | rule setting | " + " | ".join(f"t = {t:,}" for t in rounds) + " |")
+        out.append("|---|---|" + "---|" * len(rounds))
+        for (label, setting), g in groups.items():
+            cells = [f"{1000 * rate:.0f} ({labels:,.0f})" for rate, labels in self.regret_rates(g, rounds)]
+            out.append(f"| {label} | `{setting or '-'}` | " + " | ".join(cells) + " |")
+        out.append("")
+
+    @staticmethod
+    def regret_rates(group, rounds):
+        """(mean regret per round over each stretch (previous t, t], mean labels at t) for each t of `rounds`."""
+        rates, previous = [], 0
+        for t in rounds:
+            before = group["regret_at"][previous] if previous else [0.0] * len(group["regret_at"][t])
+            increase = [b - a for a, b in zip(before, group["regret_at"][t])]
+            labels = group["queries_at"][t]
+            rates.append((sum(increase) / len(increase) / (t - previous), sum(labels) / len(labels)))
+            previous = t
+        return rates
 
     @staticmethod
     def switch_summary(group):
@@ -732,6 +788,68 @@ class Page:
             return False, "no run of " + spec["label"]
         return best[1] < 1, (f"{spec['label']}'s lowest mean ratio {best[1]:.3f} at {best[0]:.0f} queries "
                              f"({best[0] / rounds:.1%} of {rounds} rounds)")
+
+    def claim_beats_passive_before_the_end(self, spec):
+        """At some round of the table's "over_rounds", some setting of `label` has a cumulative regret ratio whose 95%
+        interval lies below 1: the rule leads the passive learner at that horizon, whatever happens at the last round."""
+        table, groups = self.ratio_groups(spec["table"])
+        import plot_report
+
+        if not self.over_rounds(table, groups):
+            return False, "the runs end before the first of the table's over_rounds"
+        leads = []  # (round, mean, half, setting) with the interval below 1
+        best = None
+        for (label, setting), g in groups.items():
+            if label != spec["label"]:
+                continue
+            for t in self.over_rounds(table, groups):
+                mean, half = plot_report.mean_ci(g["ratio_at"][t])
+                if best is None or mean < best[1]:
+                    best = (t, mean, half, setting)
+                if mean + half < 1:
+                    leads.append((t, mean, half, setting))
+        if best is None:
+            return False, "no run of " + spec["label"]
+        t, mean, half, setting = best
+        text = (f"{spec['label']}'s lowest mean ratio {mean:.3f} [{mean - half:.3f}, {mean + half:.3f}] at round {t:,} "
+                f"(`{setting}`)")
+        if leads:
+            rounds = sorted({lead[0] for lead in leads})
+            text += f"; some setting's interval lies below 1 at rounds {rounds[0]:,}-{rounds[-1]:,} of these: " + \
+                ", ".join(f"{r:,}" for r in rounds)
+        return bool(leads), text
+
+    def claim_regret_rate_rises(self, spec):
+        """Over some stretch of the table's "over_rounds", `label`'s regret per round is higher than over the stretch
+        before, the trials' paired difference having a 95% interval above 0: its learning curve is not monotone."""
+        table, groups = self.ratio_groups(spec["table"])
+        import plot_report
+
+        rounds = self.over_rounds(table, groups)
+        if len(rounds) < 2:
+            return False, "the runs end before the second of the table's over_rounds"
+        best = None
+        for (label, setting), g in groups.items():
+            if label != spec["label"]:
+                continue
+            previous_rate = None
+            for k, t in enumerate(rounds):
+                start = rounds[k - 1] if k else 0
+                before = g["regret_at"][start] if start else [0.0] * len(g["regret_at"][t])
+                rate = [(b - a) / (t - start) for a, b in zip(before, g["regret_at"][t])]
+                if previous_rate is not None:
+                    mean, half = plot_report.mean_ci([1000 * (b - a) for a, b in zip(previous_rate, rate)])
+                    labels = sum(g["queries_at"][t]) / len(g["queries_at"][t])
+                    if best is None or mean - half > best[0] - best[1]:
+                        best = (mean, half, start, t, labels, setting)
+                previous_rate = rate
+        if best is None:
+            return False, "no run of " + spec["label"]
+        mean, half, start, t, labels, setting = best
+        return mean - half > 0, (f"{spec['label']}" + (f" `{setting}`" if setting else "") +
+                                 f": regret per 1,000 rounds over rounds {start:,}-{t:,} minus the stretch before: "
+                                 f"{mean:+.1f} [{mean - half:+.1f}, {mean + half:+.1f}], holding {labels:,.0f} labels at "
+                                 f"round {t:,}")
 
     def claim_switch_saves(self, spec):
         """Some setting of `label` (a learner with the safety switch) switched in every trial, and its regret ratio's
