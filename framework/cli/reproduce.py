@@ -819,37 +819,37 @@ class Page:
                 ", ".join(f"{r:,}" for r in rounds)
         return bool(leads), text
 
-    def claim_regret_rate_rises(self, spec):
-        """Over some stretch of the table's "over_rounds", `label`'s regret per round is higher than over the stretch
-        before, the trials' paired difference having a 95% interval above 0: its learning curve is not monotone."""
+    def claim_regret_rate_plateau(self, spec):
+        """`label`'s learning curve has a plateau: its regret per round over the stretch of the table's "over_rounds"
+        ending at `to` is not lower, beyond noise, than over the stretch ending at `from` (the trials' paired difference
+        has a 95% interval reaching 0 or above), and over the last stretch it is lower than at `to`, beyond noise."""
         table, groups = self.ratio_groups(spec["table"])
         import plot_report
 
         rounds = self.over_rounds(table, groups)
-        if len(rounds) < 2:
-            return False, "the runs end before the second of the table's over_rounds"
-        best = None
-        for (label, setting), g in groups.items():
-            if label != spec["label"]:
-                continue
-            previous_rate = None
-            for k, t in enumerate(rounds):
-                start = rounds[k - 1] if k else 0
-                before = g["regret_at"][start] if start else [0.0] * len(g["regret_at"][t])
-                rate = [(b - a) / (t - start) for a, b in zip(before, g["regret_at"][t])]
-                if previous_rate is not None:
-                    mean, half = plot_report.mean_ci([1000 * (b - a) for a, b in zip(previous_rate, rate)])
-                    labels = sum(g["queries_at"][t]) / len(g["queries_at"][t])
-                    if best is None or mean - half > best[0] - best[1]:
-                        best = (mean, half, start, t, labels, setting)
-                previous_rate = rate
-        if best is None:
+        if spec["to"] not in rounds or spec["from"] not in rounds:
+            return False, "the runs end before round " + f"{spec['to']:,}"
+        g = next((g for (label, _), g in groups.items() if label == spec["label"]), None)
+        if g is None:
             return False, "no run of " + spec["label"]
-        mean, half, start, t, labels, setting = best
-        return mean - half > 0, (f"{spec['label']}" + (f" `{setting}`" if setting else "") +
-                                 f": regret per 1,000 rounds over rounds {start:,}-{t:,} minus the stretch before: "
-                                 f"{mean:+.1f} [{mean - half:+.1f}, {mean + half:+.1f}], holding {labels:,.0f} labels at "
-                                 f"round {t:,}")
+
+        def rate(t):  # per run: regret per 1,000 rounds over the stretch of over_rounds ending at t
+            start = rounds[rounds.index(t) - 1] if rounds.index(t) else 0
+            before = g["regret_at"][start] if start else [0.0] * len(g["regret_at"][t])
+            return [1000 * (b - a) / (t - start) for a, b in zip(before, g["regret_at"][t])]
+
+        def labels(t):
+            return sum(g["queries_at"][t]) / len(g["queries_at"][t])
+
+        first, middle, last = rate(spec["from"]), rate(spec["to"]), rate(rounds[-1])
+        flat, flat_half = plot_report.mean_ci([b - a for a, b in zip(first, middle)])
+        fall, fall_half = plot_report.mean_ci([b - a for a, b in zip(middle, last)])
+        holds = flat + flat_half >= 0 and fall + fall_half < 0
+        return holds, (f"{spec['label']}'s regret per 1,000 rounds: {sum(first) / len(first):.1f} with "
+                       f"{labels(spec['from']):,.0f} labels, {sum(middle) / len(middle):.1f} with {labels(spec['to']):,.0f} "
+                       f"(difference {flat:+.1f} [{flat - flat_half:+.1f}, {flat + flat_half:+.1f}]), "
+                       f"{sum(last) / len(last):.1f} with {labels(rounds[-1]):,.0f} (difference from the middle {fall:+.1f} "
+                       f"[{fall - fall_half:+.1f}, {fall + fall_half:+.1f}])")
 
     def claim_switch_saves(self, spec):
         """Some setting of `label` (a learner with the safety switch) switched in every trial, and its regret ratio's
