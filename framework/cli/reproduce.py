@@ -695,7 +695,7 @@ class Page:
                    f"{len(self.seeds(spec)[0])} reported trials.\n")
         switch = any(g["switch_rounds"] for g in groups.values())  # a safety switch among the learners
         out.append("| learner | rule setting | trials | mean queries | share of rounds | regret ratio [95% interval] | "
-                   "mean regret | passive's |" + (" safety switch fired (rounds) |" if switch else ""))
+                   "mean regret | passive's |" + (" safety switch fired |" if switch else ""))
         out.append("|---|---|---|---|---|---|---|---|" + ("---|" if switch else ""))
         for (label, setting), g in groups.items():
             mean, half = plot_report.mean_ci(g["ratio"])
@@ -750,25 +750,31 @@ class Page:
         out.append("")
 
     @staticmethod
-    def regret_rates(group, rounds):
-        """(mean regret per round over each stretch (previous t, t], mean labels at t) for each t of `rounds`."""
-        rates, previous = [], 0
+    def stretch_rates(group, rounds, t):
+        """Per trial: the regret per round over the stretch of `rounds` that ends at t (it starts at the round
+        before t in `rounds`, or at 0)."""
+        i = rounds.index(t)
+        start = rounds[i - 1] if i else 0
+        before = group["regret_at"][start] if start else [0.0] * len(group["regret_at"][t])
+        return [(b - a) / (t - start) for a, b in zip(before, group["regret_at"][t])]
+
+    @classmethod
+    def regret_rates(cls, group, rounds):
+        """(mean regret per round over the stretch ending at t, mean labels at t) for each t of `rounds`."""
+        rates = []
         for t in rounds:
-            before = group["regret_at"][previous] if previous else [0.0] * len(group["regret_at"][t])
-            increase = [b - a for a, b in zip(before, group["regret_at"][t])]
-            labels = group["queries_at"][t]
-            rates.append((sum(increase) / len(increase) / (t - previous), sum(labels) / len(labels)))
-            previous = t
+            per_trial, labels = cls.stretch_rates(group, rounds, t), group["queries_at"][t]
+            rates.append((sum(per_trial) / len(per_trial), sum(labels) / len(labels)))
         return rates
 
     @staticmethod
     def switch_summary(group):
-        """'fired in k of n trials (first-last round)' for a group with a safety switch, '-' for one without."""
+        """'k of n (rounds first-last)': in how many trials a safety switch fired, and when; '-' without one."""
         rounds = group["switch_rounds"]
         if not rounds:
             return "-"
         fired = sorted(r for r in rounds if r > 0)
-        span = f" ({fired[0]:,.0f}-{fired[-1]:,.0f})" if fired else ""
+        span = f" (rounds {fired[0]:,.0f}-{fired[-1]:,.0f})" if fired else ""
         return f"{len(fired)} of {len(rounds)}{span}"
 
     def ratio_curve(self, groups, label):
@@ -833,10 +839,8 @@ class Page:
         if g is None:
             return False, "no run of " + spec["label"]
 
-        def rate(t):  # per run: regret per 1,000 rounds over the stretch of over_rounds ending at t
-            start = rounds[rounds.index(t) - 1] if rounds.index(t) else 0
-            before = g["regret_at"][start] if start else [0.0] * len(g["regret_at"][t])
-            return [1000 * (b - a) / (t - start) for a, b in zip(before, g["regret_at"][t])]
+        def rate(t):  # per trial: regret per 1,000 rounds over the stretch ending at t
+            return [1000 * r for r in self.stretch_rates(g, rounds, t)]
 
         def labels(t):
             return sum(g["queries_at"][t]) / len(g["queries_at"][t])
@@ -875,7 +879,7 @@ class Page:
             every = bool(g["switch_rounds"]) and all(r > 0 for r in g["switch_rounds"])
             below = mean + half < other - other_half
             holds |= every and below
-            parts.append(f"{label} `{setting}`: switched in {self.switch_summary(g)} trials, ratio {mean:.3f} "
+            parts.append(f"{label} `{setting}`: switched in {self.switch_summary(g)}, ratio {mean:.3f} "
                          f"[{mean - half:.3f}, {mean + half:.3f}] vs {spec['than']} {other:.3f} "
                          f"[{other - other_half:.3f}, {other + other_half:.3f}]")
         return holds, "; ".join(parts) or "no pair of settings"
