@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Every learner folder has a README.md that is in step with its plugin: titled with the plugin's name, with a table
-# row "| `param` | default |" for every parameter `glimpse describe` lists (so a parameter added, renamed or given
-# a new default fails here until its README says so), a protocol snippet, and where its tests are.
+# Every learner and query-rule folder has a README.md, and every plugin folder's README.md (any kind) is in step with
+# its plugin: titled with the plugin's name, with a table row "| `param` | default |" for every parameter
+# `glimpse describe` lists (so a parameter added, renamed or given a new default fails here until its README says
+# so), a protocol snippet, and where its tests are.
 set -euo pipefail
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -9,11 +10,16 @@ cd "$work"
 fail() { echo "FAILED: $*" >&2; exit 1; }
 checked=0
 "$GLIMPSE" plugins --json > plugins.json
-for folder in "$SOURCE_DIR"/plugins/learners/*/; do
+required=0
+for folder in "$SOURCE_DIR"/plugins/*/*/; do
   folder=${folder%/}
   name=$(basename "$folder")
+  kind=$(basename "$(dirname "$folder")")
   readme="$folder/README.md"
-  [ -s "$readme" ] || fail "plugins/learners/$name has no README.md"
+  case "$kind" in
+    learners | query_rules) required=$((required + 1)); [ -s "$readme" ] || fail "plugins/$kind/$name has no README.md" ;;
+    *) [ -e "$readme" ] || continue ;;
+  esac
   [ "$(head -1 "$readme")" = "# $name" ] || fail "$readme: the first line should be '# $name'"
   grep -q '^```json$' "$readme" || fail "$readme: no protocol snippet (a \`\`\`json block)"
   grep -q '^Tests: ' "$readme" || fail "$readme: no 'Tests: ' line saying where its tests are"
@@ -40,5 +46,5 @@ for line in described[described.index(header) + 2:]:
 PY
   checked=$((checked + 1))
 done
-[ "$checked" -ge 20 ] || fail "only $checked learner folders checked"
-echo "$checked learner READMEs in step with glimpse describe"
+[ "$required" -ge 25 ] || fail "only $required learner and query-rule folders found"
+echo "$checked plugin READMEs in step with glimpse describe"
