@@ -82,7 +82,7 @@ def mean_ci(values):
 
 def read_bandit_runs(path, curves=False):
     """Complete runs with the final metrics regret and queries (selective sampling), one dict each; with `curves`,
-    also each run's cumulative regret curve as "regret_curve": (rounds, values)."""
+    also each run's cumulative regret and queries curves as "regret_curve" and "queries_curve": (rounds, values)."""
     runs = []
     with h5py.File(path, "r") as f:
         for run_id, group in f["runs"].items():
@@ -107,7 +107,7 @@ def read_bandit_runs(path, curves=False):
                 "switch_round": (float(summary["learner_safety_switch_round"])
                                  if "learner_safety_switch_round" in summary else None),
             })
-            if curves and "curves" in group and "regret" in group["curves"]:
+            if curves and "curves" in group and {"regret", "queries"} <= set(group["curves"]):
                 for name in ("regret", "queries"):
                     curve = group["curves"][name]
                     runs[-1][name + "_curve"] = (curve["round"][:], curve["value"][:])
@@ -127,7 +127,7 @@ def curve_at(run, name, t):
     rounds, values = run[name + "_curve"]
     i = int(np.searchsorted(rounds, t, side="right")) - 1
     if i < 0:
-        raise ValueError(f"the regret curve starts after round {t}")
+        raise ValueError(f"the {name} curve starts after round {t}")
     return float(values[i])
 
 
@@ -146,7 +146,7 @@ def regret_ratio_groups(runs, passive, at_rounds=()):
             raise ValueError(f"no passive run for dataset '{r['dataset']}', seed {r['seed']}")
         g = groups.setdefault((r["dataset"], r["label"], r["rule"] + compact(r, runs)),
                               {"ratio": [], "queries": [], "regret": [], "passive": [], "speed": [],
-                               "switch_rounds": [], "rule_params": r.get("rule_params", {}), "rounds": r["rounds"],
+                               "switch_rounds": [], "rule_params": r["rule_params"], "rounds": r["rounds"],
                                "ratio_at": {t: [] for t in at_rounds}, "regret_at": {t: [] for t in at_rounds},
                                "queries_at": {t: [] for t in at_rounds}})
         g["ratio"].append(r["regret"] / base["regret"] if base["regret"] > 0 else math.nan)

@@ -705,8 +705,7 @@ class Page:
                        f"{sum(g['regret']) / len(g['regret']):.1f} | {sum(g['passive']) / len(g['passive']):.1f} |"
                        + (f" {self.switch_summary(g)} |" if switch else ""))
         out.append("")
-        if self.over_rounds(spec):
-            self.ratio_over_rounds_table(spec, groups)
+        self.ratio_over_rounds_table(spec, groups)
 
     @staticmethod
     def over_rounds(spec, groups=None):
@@ -801,14 +800,15 @@ class Page:
         table, groups = self.ratio_groups(spec["table"])
         import plot_report
 
-        if not self.over_rounds(table, groups):
+        rounds = self.over_rounds(table, groups)
+        if not rounds:
             return False, "the runs end before the first of the table's over_rounds"
         leads = []  # (round, mean, half, setting) with the interval below 1
         best = None
         for (label, setting), g in groups.items():
             if label != spec["label"]:
                 continue
-            for t in self.over_rounds(table, groups):
+            for t in rounds:
                 mean, half = plot_report.mean_ci(g["ratio_at"][t])
                 if best is None or mean < best[1]:
                     best = (t, mean, half, setting)
@@ -862,16 +862,13 @@ class Page:
         _, groups = self.ratio_groups(spec["table"])
         import plot_report
 
-        def rule_part(label, setting):  # the query rule's parameters of a group, e.g. {"c": 10}
-            g = groups[(label, setting)]
-            return json.dumps(g["rule_params"], sort_keys=True)
-
         parts, holds = [], False
         for (label, setting), g in groups.items():
             if label != spec["label"]:
                 continue
-            twin = next(((l, s) for (l, s) in groups if l == spec["than"] and rule_part(l, s) == rule_part(label, setting)),
-                        None)
+            # The learner without the switch under the same query-rule parameters, e.g. {"c": 10}.
+            twin = next((key for key, other in groups.items()
+                         if key[0] == spec["than"] and other["rule_params"] == g["rule_params"]), None)
             if twin is None:
                 continue
             mean, half = plot_report.mean_ci(g["ratio"])

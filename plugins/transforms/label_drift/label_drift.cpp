@@ -3,7 +3,6 @@
 // concept). A learner that stopped asking for labels where it is confident does not see the change: an
 // adversarial stream for the selective-sampling paper's safety switch (section 4.3). The rows are chosen by
 // their place in the first pass; on later passes the same rows stay swapped.
-#include <charconv>
 #include <glimpse/glimpse.hpp>
 
 namespace {
