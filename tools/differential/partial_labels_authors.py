@@ -4,17 +4,17 @@
 outside this repository: none of its code is copied here, it is imported at run time from --authors DIR
 (docs/reproducing.md, "Differential runs").
 
-  partial_labels_authors.py --authors DIR DATASET SIZE [--scaling raw|unit|unit_l2] [--repetitions N]
+  partial_labels_authors.py --authors DIR DATASET SIZE [--scaling raw|unit|unit_l2|minmax_l2] [--repetitions N]
       [--lambda L] [--seed S]
       runOPL.py's procedure on glimpse's installed rows: per repetition, one candidate set per row (the true
       label plus SIZE - 1 others drawn uniformly), T = 10,000 rows drawn with replacement, the four learners
       (Avg/Max Perceptron, Avg/Max Pegasos with runOPL.py's lambda 0.1 unless --lambda) run side by side on the
       same stream; prints each learner's mean (sample std) final online error over the repetitions.
 
---scaling: raw (the values as installed), unit (each feature min-max scaled to [0, 1] over all rows), unit_l2
-(unit, then each row scaled to L2 norm 1: glimpse's size*.json protocols, whose minmax_scale there maps to [-1, 1]
-instead, see --scaling minmax_l2). runOPL.py draws its sets for every row of the dataset before the stream, with
-NumPy's global generator; this script does the same from --seed, so its streams are not glimpse's: compare means.
+--scaling: raw (the values as installed), unit (each feature min-max scaled to [0, 1] over all rows), unit_l2 (unit,
+then each row scaled to L2 norm 1), minmax_l2 ([-1, 1], then L2 norm 1: the rows of glimpse's size*.json protocols).
+runOPL.py draws its sets for every row of the dataset before the stream, with NumPy's global generator; this script
+does the same from --seed, so its streams are not glimpse's: compare means over repetitions, not rounds.
 """
 import argparse
 import os
