@@ -4,15 +4,15 @@
 outside this repository: none of its code is copied here, it is imported at run time from --authors DIR
 (docs/reproducing.md, "Differential runs").
 
-  partial_labels_authors.py --authors DIR DATASET SIZE [--scaling raw|unit|unit_l2|minmax_l2] [--repetitions N]
+  partial_labels_authors.py --authors DIR DATASET SIZE [--scaling raw|unit|minmax_l2] [--repetitions N]
       [--lambda L] [--seed S]
       runOPL.py's procedure on glimpse's installed rows: per repetition, one candidate set per row (the true
       label plus SIZE - 1 others drawn uniformly), T = 10,000 rows drawn with replacement, the four learners
       (Avg/Max Perceptron, Avg/Max Pegasos with runOPL.py's lambda 0.1 unless --lambda) run side by side on the
       same stream; prints each learner's mean (sample std) final online error over the repetitions.
 
---scaling: raw (the values as installed), unit (each feature min-max scaled to [0, 1] over all rows), unit_l2 (unit,
-then each row scaled to L2 norm 1), minmax_l2 ([-1, 1], then L2 norm 1: the rows of glimpse's size*.json protocols).
+--scaling: raw (the values as installed), unit (each feature min-max scaled to [0, 1] over all rows: the
+size*_pixel_range.json protocols), minmax_l2 ([-1, 1], then L2 norm 1: the rows of glimpse's size*.json protocols).
 runOPL.py draws its sets for every row of the dataset before the stream, with NumPy's global generator; this script
 does the same from --seed, so its streams are not glimpse's: compare means over repetitions, not rounds.
 """
@@ -39,14 +39,11 @@ def load_rows(dataset, cache, scaling):
         return x, y
     lo, hi = x.min(axis=0), x.max(axis=0)
     span = np.where(hi > lo, hi - lo, 1.0)
-    if scaling in ("unit", "unit_l2"):
-        x = np.where(hi > lo, (x - lo) / span, 0.0)
-    else:  # minmax_l2: [-1, 1] as glimpse's minmax_scale default
-        x = np.where(hi > lo, 2.0 * (x - lo) / span - 1.0, 0.0)
-    if scaling.endswith("_l2"):
-        norms = np.linalg.norm(x, axis=1, keepdims=True)
-        x = x / np.where(norms > 0, norms, 1.0)
-    return x, y
+    if scaling == "unit":
+        return np.where(hi > lo, (x - lo) / span, 0.0), y
+    x = np.where(hi > lo, 2.0 * (x - lo) / span - 1.0, 0.0)  # minmax_l2: [-1, 1] as glimpse's minmax_scale default
+    norms = np.linalg.norm(x, axis=1, keepdims=True)
+    return x / np.where(norms > 0, norms, 1.0), y
 
 
 def main():
@@ -56,7 +53,7 @@ def main():
                                                          os.path.expanduser("~/.cache/glimpse/datasets")))
     parser.add_argument("dataset")
     parser.add_argument("size", type=int, help="candidate set size (runOPL.py's q + 1)")
-    parser.add_argument("--scaling", choices=["raw", "unit", "unit_l2", "minmax_l2"], default="raw")
+    parser.add_argument("--scaling", choices=["raw", "unit", "minmax_l2"], default="raw")
     parser.add_argument("--repetitions", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=10000)
     parser.add_argument("--lambda", dest="lambda_", type=float, default=0.1, help="runOPL.py's lambda1 = lambda2")
