@@ -1,8 +1,11 @@
 # glimpse_add_plugin(NAME <name> KIND <kind> SOURCES <files...> [LIBRARIES <targets...>] [TESTS <files...>])
 #
 # Builds one plugin: a MODULE library named <name>.so that exports glimpse_plugin_entry. TESTS: GoogleTest sources
-# built into <target>_test (with gtest_main and glimpse/testing.hpp; PLUGIN_DIR names the folder the plugin is built
-# in) and registered as the CTest test plugin.<name>, when GoogleTest is found and BUILD_TESTING is not OFF.
+# (PLUGIN_DIR names the folder the plugin is built in; glimpse/testing.hpp has the helpers). Out of the tree they are
+# built into <target>_test and registered as the CTest test plugin.<name>, when GoogleTest is found and
+# BUILD_TESTING is not OFF. In the tree they join the test program glimpse_tests (tests/CMakeLists.txt), which also
+# gives them tests/support.hpp (not the plugin's LIBRARIES: a test reaches the plugin through its library, as a
+# run does); each test is then a CTest test of its own, named Suite.Test.
 # In the glimpse tree it lands in the build's plugin folder and is installed beside the CLI's;
 # out of tree it lands in the caller's build folder (point GLIMPSE_PLUGIN_PATH at it).
 set(GLIMPSE_PLUGIN_KINDS learner oracle query_rule metric data_source transform)
@@ -39,7 +42,10 @@ function(glimpse_add_plugin)
     install(TARGETS ${target} LIBRARY DESTINATION ${GLIMPSE_PLUGIN_INSTALL_DIR})
     set_property(GLOBAL APPEND PROPERTY GLIMPSE_PLUGIN_TARGETS ${target})
   endif()
-  if(ARG_TESTS AND (NOT DEFINED BUILD_TESTING OR BUILD_TESTING))
+  if(ARG_TESTS AND DEFINED GLIMPSE_PLUGIN_BUILD_DIR)
+    list(TRANSFORM ARG_TESTS PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/)
+    set_property(GLOBAL APPEND PROPERTY GLIMPSE_PLUGIN_TEST_SOURCES ${ARG_TESTS})
+  elseif(ARG_TESTS AND (NOT DEFINED BUILD_TESTING OR BUILD_TESTING))
     find_package(GTest QUIET)
     if(GTest_FOUND)
       add_executable(${target}_test ${ARG_TESTS})

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <array>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -57,9 +59,10 @@ std::unique_ptr<Kind> make(const std::string& name, const std::map<std::string, 
 
 // The oracle a learner is tested with: the first of its declared feedback kinds in this order.
 inline std::string oracle_for(const PluginSpec& spec) {
-  for (const auto& [kind, oracle] : {std::pair{FeedbackKind::candidate_set, "candidate_set"},
-                                     std::pair{FeedbackKind::complementary, "complementary"},
-                                     std::pair{FeedbackKind::correctness, "bandit"}, std::pair{FeedbackKind::label, "full"}})
+  for (const auto& [kind, oracle] :
+       {std::pair{FeedbackKind::candidate_set, "candidate_set"},
+        std::pair{FeedbackKind::complementary, "complementary"}, std::pair{FeedbackKind::correctness, "bandit"},
+        std::pair{FeedbackKind::label, "full"}})
     if (spec.accepts.contains(kind)) return oracle;
   return "";
 }
@@ -147,6 +150,284 @@ std::string error_of(F&& f) {
     return e.what();
   }
   return "";
+}
+
+// Probing plugins in unit tests: rows, predictions and small streams, shared by several plugins' tests.
+
+inline DenseRow random_row(Rng& rng, int d) {
+  std::vector<Feature> v(static_cast<std::size_t>(d));
+  for (auto& e : v) e = static_cast<Feature>(rng.normal());
+  return DenseRow(v);
+}
+
+inline std::vector<double> scores_of(Learner& learner, const Instance& x, int k) {
+  Prediction pred;
+  pred.scores.resize(static_cast<std::size_t>(k));
+  learner.predict(x, pred);
+  return pred.scores;
+}
+
+// Puts a learner in a random state: rounds with random correctness feedback.
+inline void scramble(Learner& learner, Rng& rng, int k, int d, int rounds) {
+  Prediction pred;
+  pred.scores.resize(static_cast<std::size_t>(k));
+  for (int t = 0; t < rounds; ++t) {
+    const DenseRow x = random_row(rng, d);
+    learner.predict(x.view(), pred);
+    learner.learn(x.view(), pred, CorrectnessFeedback{rng.below(3) == 0});
+  }
+}
+
+inline Prediction prediction_for(int k) {
+  Prediction pred;
+  pred.scores.resize(static_cast<std::size_t>(k));
+  return pred;
+}
+
+// W's rows as seen on the unit probes e_1, e_2 (d = 2).
+inline std::array<std::vector<double>, 2> columns_of(Learner& learner, int k) {
+  std::array<std::vector<double>, 2> out;
+  for (int j = 0; j < 2; ++j) {
+    const DenseRow probe(j == 0 ? std::vector<Feature>{1, 0} : std::vector<Feature>{0, 1});
+    Prediction pred = prediction_for(k);
+    learner.evaluate(probe.view(), pred);
+    out[static_cast<std::size_t>(j)] = pred.scores;
+  }
+  return out;
+}
+
+// One bandit round with the proposal chosen by the test: predict, propose `proposed`, learn whether it was right.
+inline void learn_proposal(Learner& learner, const Instance& x, Prediction& pred, std::int32_t proposed, bool right) {
+  learner.predict(x, pred);
+  pred.proposed = proposed;
+  learner.learn(x, pred, CorrectnessFeedback{right});
+}
+
+// How often predict() proposes each label over `draws` calls (no learning in between).
+inline std::vector<double> proposal_frequencies(Learner& learner, const Instance& x, int k, int draws) {
+  std::vector<double> counts(static_cast<std::size_t>(k), 0.0);
+  Prediction pred = prediction_for(k);
+  for (int t = 0; t < draws; ++t) {
+    learner.predict(x, pred);
+    counts[static_cast<std::size_t>(pred.proposed)] += 1.0 / draws;
+  }
+  return counts;
+}
+
+// VW's normalised step does not depend on a feature's scale: the same stream with feature j multiplied by c_j
+// (powers of two, so that every product is exact) gives the same scores to the last bit.
+inline void expect_scale_free(const std::string& name, const std::map<std::string, std::string>& params, bool bandit) {
+  auto plain = make<Learner>(name, params), scaled = make<Learner>(name, params);
+  const int k = 4;
+  plain->reset({10, 3, k}, 5);
+  scaled->reset({10, 3, k}, 5);
+  Rng rng(11);
+  const std::array<double, 3> c{8, 0.125, 1};
+  for (int t = 0; t < 300; ++t) {
+    std::vector<Feature> row(3), row_scaled(3);
+    for (int j = 0; j < 3; ++j) {
+      row[j] = static_cast<Feature>(rng.uniform() * 2 - 1) * (t % 7 == j ? 0 : 1);  // zeros now and then
+      row_scaled[j] = static_cast<Feature>(row[j] * c[static_cast<std::size_t>(j)]);
+    }
+    const DenseRow x(row), xs(row_scaled);
+    Prediction p = prediction_for(k), ps = prediction_for(k);
+    plain->predict(x.view(), p);
+    scaled->predict(xs.view(), ps);
+    ASSERT_EQ(p.scores, ps.scores) << "round " << t;
+    ASSERT_EQ(p.proposed, ps.proposed) << "round " << t;
+    const int label = (row[0] > 0) + 2 * (row[1] > 0);
+    if (bandit) {
+      plain->learn(x.view(), p, CorrectnessFeedback{p.proposed == label});
+      scaled->learn(xs.view(), ps, CorrectnessFeedback{ps.proposed == label});
+    } else {
+      plain->learn(x.view(), p, LabelFeedback{label});
+      scaled->learn(xs.view(), ps, LabelFeedback{label});
+    }
+  }
+}
+
+// Feeds a metric rounds whose proposed / predicted correctness follow the given patterns (true label 0).
+inline MetricResults feed_right_or_wrong(Metric& metric, const std::vector<int>& proposed_right,
+                                         const std::vector<int>& predicted_right) {
+  metric.reset({0, 1, 3}, static_cast<std::int64_t>(proposed_right.size()));
+  Prediction pred;
+  pred.scores.resize(3);
+  const Feedback feedback = NoFeedback{};
+  for (std::size_t t = 0; t < proposed_right.size(); ++t) {
+    RoundTruth truth{static_cast<std::int64_t>(t + 1), 0, {}};
+    pred.proposed = proposed_right[t] ? 0 : 1;
+    pred.predicted = predicted_right[t] ? 0 : 2;
+    metric.observe({truth.round, &truth, &pred, &feedback, true});
+  }
+  MetricResults out;
+  metric.report(out);
+  return out;
+}
+
+inline Dataset balanced(int per_class, int k) {
+  std::vector<Feature> values;
+  std::vector<std::int32_t> labels;
+  for (int c = 0; c < k; ++c)
+    for (int i = 0; i < per_class; ++i) values.push_back(static_cast<Feature>(c * 1000 + i)), labels.push_back(c);
+  const auto n = static_cast<std::int64_t>(labels.size());
+  return Dataset::dense(n, 1, std::move(values), std::move(labels), k);
+}
+
+inline Dataset random_dense(std::int64_t n, std::int32_t d, std::uint64_t seed) {
+  Rng rng(seed);
+  std::vector<Feature> values(static_cast<std::size_t>(n * d));
+  for (auto& v : values) v = static_cast<Feature>(rng.normal());
+  std::vector<std::int32_t> labels(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) labels[i] = static_cast<std::int32_t>(i % 3);
+  return Dataset::dense(n, d, std::move(values), std::move(labels), 3);
+}
+
+inline std::vector<std::int32_t> set_of(std::initializer_list<std::int32_t> labels) { return labels; }
+
+// The candidate-label learners' tests (avg/max perceptron, avg/max pegasos, pegasos):
+
+// W as a K x d matrix, read through unit probes.
+inline std::vector<std::vector<double>> weights_of(Learner& learner, int k, int d) {
+  std::vector<std::vector<double>> w(k, std::vector<double>(d));
+  Prediction pred;
+  pred.scores.resize(k);
+  for (int j = 0; j < d; ++j) {
+    std::vector<Feature> e(d, 0.0f);
+    e[j] = 1.0f;
+    DenseRow probe(e);
+    learner.predict(probe.view(), pred);
+    for (int i = 0; i < k; ++i) w[i][j] = pred.scores[i];
+  }
+  return w;
+}
+
+// Feeds the same random stream to several learners, with feedback built from the true label by `feedback`; returns
+// each learner's W at the end.
+template <class MakeFeedback>
+std::vector<std::vector<std::vector<double>>> run_stream(std::vector<Learner*> learners, int k, int d, int rounds,
+                                                         std::uint64_t seed, MakeFeedback&& feedback) {
+  Rng rng(seed);
+  Prediction pred;
+  pred.scores.resize(k);
+  for (auto* l : learners) l->reset({rounds, d, k}, 0);
+  for (int t = 0; t < rounds; ++t) {
+    std::vector<Feature> v(d);
+    for (auto& e : v) e = static_cast<Feature>(rng.normal());
+    const DenseRow x(v);
+    const auto y = static_cast<std::int32_t>(rng.below(k));
+    for (auto* l : learners) {
+      l->predict(x.view(), pred);
+      l->learn(x.view(), pred, feedback(y));
+    }
+  }
+  std::vector<std::vector<std::vector<double>>> result;
+  for (auto* l : learners) result.push_back(weights_of(*l, k, d));
+  return result;
+}
+
+// W after each of 300 rounds (K = 5, d = 3) of the candidate_set oracle (sizes 2 to 4) on a random stream.
+inline std::vector<std::vector<std::vector<double>>> weights_per_candidate_round(const std::string& name) {
+  const int k = 5, d = 3, rounds = 300;
+  auto learner = make<Learner>(name, {{"precision", "double"}});
+  learner->reset({500, d, k}, 0);
+  auto oracle = make<FeedbackOracle>("candidate_set", {{"size", "2"}, {"max_size", "4"}});
+  oracle->reset({500, d, k});
+  Rng rng(9);
+  Prediction pred;
+  pred.scores.resize(k);
+  std::vector<std::vector<std::vector<double>>> weights;
+  for (int t = 1; t <= rounds; ++t) {
+    std::vector<Feature> v(d);
+    for (auto& e : v) e = static_cast<Feature>(3 * rng.normal());
+    const DenseRow x(v);
+    const auto y = static_cast<std::int32_t>(rng.below(k));
+    learner->predict(x.view(), pred);
+    Rng round_rng(derive_key(1, static_cast<std::uint64_t>(t)));
+    learner->learn(x.view(), pred, oracle->respond(x.view(), {t, y, {}}, pred, round_rng));
+    weights.push_back(weights_of(*learner, k, d));
+  }
+  return weights;
+}
+
+// Pegasos in float at lambda = 1e-4: steps of 1e4 / t against a ball of radius 100, so the projection shrinks
+// W = a V's scale by orders of magnitude a round; V in float overflowed (NaN scores from round ~40) before the fold
+// was moved up. `oracle` with its parameters gives the feedback.
+inline void expect_float_pegasos_finite(const std::string& name, const std::string& oracle_name,
+                                        const std::map<std::string, std::string>& oracle_params) {
+  const int k = 10, d = 20;
+  auto learner = make<Learner>(name, {{"precision", "float"}, {"lambda", "0.0001"}});
+  learner->reset({2000, d, k}, 0);
+  auto oracle = make<FeedbackOracle>(oracle_name, oracle_params);
+  oracle->reset({2000, d, k});
+  Rng rng(4);
+  Prediction pred;
+  pred.scores.resize(k);
+  for (int t = 1; t <= 2000; ++t) {
+    std::vector<Feature> v(d);
+    double norm = 0;
+    for (auto& e : v) e = static_cast<Feature>(rng.normal()), norm += double(e) * e;
+    for (auto& e : v) e = static_cast<Feature>(e / std::sqrt(norm));
+    const DenseRow x(v);
+    learner->predict(x.view(), pred);
+    for (const double s : pred.scores) ASSERT_TRUE(std::isfinite(s)) << "round " << t;
+    Rng round_rng(derive_key(2, static_cast<std::uint64_t>(t)));
+    const auto y = static_cast<std::int32_t>(rng.below(k));
+    learner->learn(x.view(), pred, oracle->respond(x.view(), {t, y, {}}, pred, round_rng));
+  }
+}
+
+// `name` on singleton candidate sets equals the margin Perceptron on the labels, round for round (the same stream).
+inline void expect_singletons_give_the_margin_perceptron(const std::string& name) {
+  const int k = 4, d = 3;
+  auto learner = make<Learner>(name, {{"precision", "double"}});
+  auto margin = make<Learner>("perceptron", {{"margin", "1"}, {"precision", "double"}});
+  std::int32_t label = 0;
+  const auto w = run_stream({learner.get()}, k, d, 200, 3, [&](std::int32_t y) {
+    label = y;
+    return Feedback{CandidateSetFeedback{{&label, 1}}};
+  });
+  const auto reference =
+      run_stream({margin.get()}, k, d, 200, 3, [](std::int32_t y) { return Feedback{LabelFeedback{y}}; });
+  for (int i = 0; i < k; ++i)
+    for (int j = 0; j < d; ++j) {
+      EXPECT_NE(reference[0][i][j], 0.0);
+      EXPECT_NEAR(w[0][i][j], reference[0][i][j], 1e-9);
+    }
+}
+
+// `name` given exact labels equals pegasos on the same stream.
+inline void expect_exact_labels_give_pegasos(const std::string& name) {
+  const int k = 4, d = 3;
+  auto learner = make<Learner>(name, {{"precision", "double"}});
+  auto pegasos = make<Learner>("pegasos", {{"precision", "double"}});
+  const auto w = run_stream({learner.get(), pegasos.get()}, k, d, 200, 4,
+                            [](std::int32_t y) { return Feedback{LabelFeedback{y}}; });
+  for (int i = 0; i < k; ++i)
+    for (int j = 0; j < d; ++j) {
+      EXPECT_NE(w[1][i][j], 0.0);
+      EXPECT_NEAR(w[0][i][j], w[1][i][j], 1e-9);
+    }
+}
+
+// After every round of weights_per_candidate_round: each column of W sums to zero (the APH/MPH Perceptron
+// updates), or ||W||_F <= 1/sqrt(lambda = 0.1) (Pegasos's projection).
+inline void expect_columns_sum_to_zero_every_round(const std::string& name) {
+  const auto per_round = weights_per_candidate_round(name);
+  for (std::size_t t = 0; t < per_round.size(); ++t)
+    for (std::size_t j = 0; j < per_round[t][0].size(); ++j) {
+      double column_sum = 0;
+      for (const auto& row : per_round[t]) column_sum += row[j];
+      ASSERT_NEAR(column_sum, 0.0, 1e-9) << "round " << t + 1;
+    }
+}
+inline void expect_in_the_pegasos_ball_every_round(const std::string& name) {
+  const auto per_round = weights_per_candidate_round(name);
+  for (std::size_t t = 0; t < per_round.size(); ++t) {
+    double squared = 0;
+    for (const auto& row : per_round[t])
+      for (const double v : row) squared += v * v;
+    ASSERT_LE(std::sqrt(squared), 1 / std::sqrt(0.1) + 1e-9) << "round " << t + 1;
+  }
 }
 
 }  // namespace glimpse::test

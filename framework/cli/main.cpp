@@ -8,8 +8,8 @@
 #include <boost/program_options.hpp>
 #include <cerrno>
 #include <csignal>
-#include <cstring>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -24,11 +24,11 @@
 #include "embedded_quickstart.hpp"
 #include "glimpse/error.hpp"
 #include "mpi_dispatcher.hpp"
-#include "orchestrator.hpp"
 #include "new_plugin.hpp"
+#include "orchestrator.hpp"
+#include "plugin_registry.hpp"
 #include "process_dispatcher.hpp"
 #include "profile_print.hpp"
-#include "plugin_registry.hpp"
 #include "protocol.hpp"
 #include "report.hpp"
 #include "shard.hpp"
@@ -539,15 +539,16 @@ int command_new(const std::vector<std::string>& args) {
     throw glimpse::Error("glimpse new", "only 'learner' has a template so far, got '" + vm["kind"].as<std::string>() +
                                             "' (docs/writing-a-plugin.md shows the other kinds' contracts)");
   const std::string name = vm["name"].as<std::string>();
-  const bool in_tree = !vm.count("out") && fs::exists("framework/include/glimpse/plugin.hpp") &&
-                       fs::is_directory("plugins/learners");
+  const bool in_tree =
+      !vm.count("out") && fs::exists("framework/include/glimpse/plugin.hpp") && fs::is_directory("plugins/learners");
   const fs::path folder = vm.count("out") ? fs::path(vm["out"].as<std::string>())
                           : in_tree       ? fs::path("plugins/learners") / name
                                           : fs::path(name);
   for (const auto& file : glimpse::cli::write_new_learner(name, folder, in_tree)) std::cout << file.string() << '\n';
-  std::cout << (in_tree ? "in the glimpse tree: `cmake build && cmake --build build` builds it, `ctest --test-dir build "
-                          "-R plugin." + name + "` tests it; record its golden fingerprint as its README says\n"
-                        : "a project of its own: see " + (folder / "README.md").string() + " to build and test it\n");
+  std::cout << (in_tree
+                    ? "in the glimpse tree: `cmake build && cmake --build build` builds it and its tests (they join "
+                      "glimpse_tests); its README says how to run them and record its golden fingerprint\n"
+                    : "a project of its own: see " + (folder / "README.md").string() + " to build and test it\n");
   return 0;
 }
 
@@ -636,7 +637,8 @@ int command_report(const std::vector<std::string>& args) {
   return 0;
 }
 
-constexpr const char* reproduce_help = R"(glimpse reproduce PAPER [options]: runs the protocols of protocols/PAPER/paper.json (resumably,
+constexpr const char* reproduce_help =
+    R"(glimpse reproduce PAPER [options]: runs the protocols of protocols/PAPER/paper.json (resumably,
 into runs/reproduce/full/PAPER/), then writes docs/results/PAPER.md and its figures from the trace files: every
 table of the paper with the measured mean (std) beside the paper's, each cell's status (within 1 or 2 paper
 std, or outside: explained or UNEXPLAINED), the grid point chosen on the reported trials (the paper's way) and

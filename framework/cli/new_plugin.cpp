@@ -10,7 +10,8 @@ namespace glimpse::cli {
 namespace {
 
 // @NAME@ is the plugin's name, @CLASS@ its C++ class name.
-constexpr const char* learner_source = R"(// @NAME@: a multiclass Perceptron to start from (written by `glimpse new learner @NAME@`). Change the update in
+constexpr const char* learner_source =
+    R"(// @NAME@: a multiclass Perceptron to start from (written by `glimpse new learner @NAME@`). Change the update in
 // learn(), keep what the round loop relies on: reset() sizes every buffer, predict() and learn() do not allocate.
 #include <glimpse/glimpse.hpp>
 #include <variant>
@@ -71,7 +72,8 @@ class @CLASS@ final : public glimpse::Learner {
 GLIMPSE_PLUGIN(@CLASS@)
 )";
 
-constexpr const char* learner_test = R"(// @NAME@'s unit tests, with glimpse's test helpers (glimpse/testing.hpp). Values worked out by hand.
+constexpr const char* learner_test =
+    R"(// @NAME@'s unit tests, with glimpse's test helpers (glimpse/testing.hpp). Values worked out by hand.
 #include <glimpse/testing.hpp>
 #include <gtest/gtest.h>
 
@@ -135,14 +137,16 @@ In a protocol:
 Tests: `@NAME@_test.cpp`, with glimpse's helpers (glimpse/testing.hpp); docs/writing-a-plugin.md has the rest.
 )";
 
-constexpr const char* in_tree_build = R"(Built with glimpse (`cmake --build build`); its test runs with the others (`ctest --test-dir build -R
-plugin.@NAME@`), and `build/bin/glimpse describe @NAME@` shows it. Every learner in the tree is also held to the
+constexpr const char* in_tree_build =
+    R"(Built with glimpse (`cmake --build build`); its tests join the tree's test program (`ctest --test-dir build
+-R '^@CLASS@\.'`), and `build/bin/glimpse describe @NAME@` shows it. Every learner in the tree is also held to the
 learner contract (determinism, finite scores, a golden fingerprint of its arithmetic): once its numbers are what
 you want, record the fingerprint with
 `GLIMPSE_UPDATE_GOLDEN=1 build/bin/glimpse_tests --gtest_filter='LearnerContract.*'`.
 )";
 
-constexpr const char* out_of_tree_build = R"(Build and test against an installed glimpse (`cmake --install build --prefix $HOME/glimpse` in the glimpse tree):
+constexpr const char* out_of_tree_build =
+    R"(Build and test against an installed glimpse (`cmake --install build --prefix $HOME/glimpse` in the glimpse tree):
 
 ```sh
 cmake -S . -B build -DCMAKE_PREFIX_PATH=$HOME/glimpse -DCMAKE_BUILD_TYPE=Release
@@ -181,8 +185,8 @@ std::vector<std::filesystem::path> write_new_learner(const std::string& name, co
       {name + ".cpp", filled(learner_source, name, class_name)},
       {name + "_test.cpp", filled(learner_test, name, class_name)},
       {"CMakeLists.txt", filled(in_tree ? in_tree_cmake : out_of_tree_cmake, name, class_name)},
-      {"README.md", filled(std::string(readme).replace(std::string(readme).find("@BUILD@"), 7, build), name,
-                           class_name)}};
+      {"README.md",
+       filled(std::string(readme).replace(std::string(readme).find("@BUILD@"), 7, build), name, class_name)}};
   std::vector<std::filesystem::path> written;
   for (const auto& [file, text] : files) {
     const auto path = folder / file;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every plugin folder has a README.md in step with its plugin: titled with the plugin's name, with a table row
 # "| `param` | default |" for every parameter `glimpse describe` lists (so a parameter added, renamed or given a new
-# default fails here until its README says so), a protocol snippet, and where its tests are.
+# default fails here until its README says so), a protocol snippet, and where its tests are. Every learner folder
+# holds its own unit tests, registered by its glimpse_add_plugin(... TESTS ...), and its README names them.
 set -euo pipefail
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -21,6 +22,15 @@ for folder in "$SOURCE_DIR"/plugins/*/*/; do
   [ "$(head -1 "$readme")" = "# $name" ] || fail "$readme: the first line should be '# $name'"
   grep -q '^```json$' "$readme" || fail "$readme: no protocol snippet (a \`\`\`json block)"
   grep -q '^Tests: ' "$readme" || fail "$readme: no 'Tests: ' line saying where its tests are"
+  for test in "$folder"/*_test.cpp; do
+    [ -e "$test" ] || continue
+    grep -qE "TESTS( [a-z0-9_.]+)* $(basename "$test")" "$folder/CMakeLists.txt" ||
+      fail "$folder/CMakeLists.txt: $(basename "$test") is not in its glimpse_add_plugin(... TESTS ...)"
+    grep '^Tests: ' "$readme" | grep -qF "\`$(basename "$test")\`" || fail "$readme: its Tests line does not name $(basename "$test")"
+  done
+  if [ "$kind" = learners ] && ! compgen -G "$folder/*_test.cpp" > /dev/null; then
+    fail "plugins/learners/$name has no unit tests of its own (a NAME_test.cpp in its folder, in TESTS)"
+  fi
   # A plugin this build leaves out (the python family in the sanitizer build) keeps its README; its rows cannot be checked here.
   if ! grep -q "\"name\": \"$name\"" plugins.json; then
     echo "$name: not built here; its README's parameter rows not checked"

@@ -41,9 +41,10 @@ void expect_allocation_free(const std::string& learner_name, std::map<std::strin
   std::vector<std::unique_ptr<QueryRule>> rules;
   for (const auto* plugin : registry().plugins()) {
     if (plugin->spec->kind == PluginKind::metric)
-      metrics.push_back(make<Metric>(plugin->spec->name, plugin->spec->name == "confusion"
-                                                             ? std::map<std::string, std::string>{{"record_every", "100"}}
-                                                             : std::map<std::string, std::string>{}));
+      metrics.push_back(
+          make<Metric>(plugin->spec->name, plugin->spec->name == "confusion"
+                                               ? std::map<std::string, std::string>{{"record_every", "100"}}
+                                               : std::map<std::string, std::string>{}));
     if (plugin->spec->kind == PluginKind::query_rule) rules.push_back(make<QueryRule>(plugin->spec->name));
   }
   const int rounds = 2000;

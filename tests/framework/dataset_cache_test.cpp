@@ -93,7 +93,8 @@ TEST_F(DatasetCache, DamagedFilesAreRefusedNotTrusted) {
   EXPECT_EQ(error_of([] { load_cached_dataset("damaged", "here"); }),
             file + ": K = 2147483647 with 2 class names; expected K >= 2 names, one per class" + reinstall);
   write_sparse_cache("damaged", 2, "x\ny", {1, 0}, {0, 1, 3});
-  EXPECT_EQ(error_of([] { load_cached_dataset("damaged", "here"); }), file + ": row 2: label 0 outside 1..2" + reinstall);
+  EXPECT_EQ(error_of([] { load_cached_dataset("damaged", "here"); }),
+            file + ": row 2: label 0 outside 1..2" + reinstall);
   write_sparse_cache("damaged", 2, "x\ny", {1, 2}, {2, 0, 3});
   EXPECT_EQ(error_of([] { load_cached_dataset("damaged", "here"); }),
             file + ": sparse dataset: the first row offset must be 0" + reinstall);

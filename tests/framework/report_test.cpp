@@ -150,16 +150,17 @@ TEST(Report, TwoFilesAreComparedAsOneTableAndBootstrapIntervalsAreReproducible) 
 TEST(Report, StatisticsByHandAndClearErrors) {
   EXPECT_EQ(ranks({0.5, 0.9, 0.5, 0.1}, true), (std::vector<double>{2.5, 1.0, 2.5, 4.0}));
   EXPECT_EQ(ranks({0.5, 0.9, 0.5, 0.1}, false), (std::vector<double>{2.5, 4.0, 2.5, 1.0}));
-  EXPECT_EQ(paired_t_test({0.1}), 1.0);        // one pair: no test
-  EXPECT_EQ(paired_t_test({0.0, 0.0}), 1.0);   // no difference at all
-  EXPECT_EQ(paired_t_test({0.2, 0.2}), 0.0);   // the same difference every time
+  EXPECT_EQ(paired_t_test({0.1}), 1.0);       // one pair: no test
+  EXPECT_EQ(paired_t_test({0.0, 0.0}), 1.0);  // no difference at all
+  EXPECT_EQ(paired_t_test({0.2, 0.2}), 0.0);  // the same difference every time
   EXPECT_NEAR(paired_t_test({1.0, 2.0, 3.0}), 1 - 2 * std::sqrt(3.0) / std::sqrt(14.0), 1e-12);  // t = 2 sqrt(3)
   TempDir dir;
   write_trace(dir.path() / "a.h5", two_datasets());
   ReportOptions options;
   options.metrics = {"accuracy"};
-  EXPECT_EQ(error_of([&] { build_report({dir.path() / "a.h5"}, options); }),
-            (dir.path() / "a.h5").string() + ": no run has the final metric 'accuracy'; the runs have: online_accuracy");
+  EXPECT_EQ(
+      error_of([&] { build_report({dir.path() / "a.h5"}, options); }),
+      (dir.path() / "a.h5").string() + ": no run has the final metric 'accuracy'; the runs have: online_accuracy");
   EXPECT_EQ(error_of([&] { build_report({dir.path() / "none.h5"}, {}); }),
             (dir.path() / "none.h5").string() + ": no such file");
   EXPECT_EQ(error_of([] { parse_report_format("html"); }), "--format: expected md, latex or csv, got 'html'");

@@ -7,8 +7,8 @@
 #include "orchestrator.hpp"
 #include "profile_print.hpp"
 #include "summary.hpp"
-#include "trace_store.hpp"
 #include "support.hpp"
+#include "trace_store.hpp"
 
 namespace glimpse::test {
 namespace {
@@ -99,8 +99,8 @@ bool deflated(const std::filesystem::path& file, const std::string& path) {
   const hid_t properties = H5Dget_create_plist(dataset);
   unsigned flags = 0;
   std::size_t elements = 0;
-  const bool found = H5Pget_filter_by_id2(properties, H5Z_FILTER_DEFLATE, &flags, &elements, nullptr, 0, nullptr,
-                                          nullptr) >= 0;
+  const bool found =
+      H5Pget_filter_by_id2(properties, H5Z_FILTER_DEFLATE, &flags, &elements, nullptr, 0, nullptr, nullptr) >= 0;
   H5Pclose(properties), H5Dclose(dataset);
   return found;
 }
@@ -363,8 +363,8 @@ TEST_F(Sweep, SummaryTableAndSelection) {
   for (std::size_t i = 0; i < runs.size(); ++i) {
     ASSERT_GT(runs[i].seconds, 0.0);
     EXPECT_DOUBLE_EQ(rates[i], static_cast<double>(runs[i].rounds) / runs[i].seconds);
-    EXPECT_GT(peaks[i], 1.0);      // a process holding a dataset and HDF5 uses more than 1 MB
-    EXPECT_LT(peaks[i], 1.0e5);    // and reports MB, not KiB or bytes
+    EXPECT_GT(peaks[i], 1.0);    // a process holding a dataset and HDF5 uses more than 1 MB
+    EXPECT_LT(peaks[i], 1.0e5);  // and reports MB, not KiB or bytes
     EXPECT_EQ(peaks[i], runs[i].peak_rss_mb);
   }
   double rate_sum = 0.0, peak_max = 0.0;

@@ -97,9 +97,9 @@ Stored stored(const h5::Handle& group, const char* name) {
   const hid_t type = H5Dget_type(dataset), properties = H5Dget_create_plist(dataset);
   unsigned flags = 0;
   std::size_t elements = 0;
-  const Stored s{H5Tget_size(type), H5Tget_sign(type) == H5T_SGN_2,
-                 H5Pget_filter_by_id2(properties, H5Z_FILTER_DEFLATE, &flags, &elements, nullptr, 0, nullptr,
-                                      nullptr) >= 0};
+  const Stored s{
+      H5Tget_size(type), H5Tget_sign(type) == H5T_SGN_2,
+      H5Pget_filter_by_id2(properties, H5Z_FILTER_DEFLATE, &flags, &elements, nullptr, 0, nullptr, nullptr) >= 0};
   H5Pclose(properties), H5Tclose(type), H5Dclose(dataset);
   return s;
 }
@@ -136,14 +136,14 @@ TEST(TraceIntegers, StoredInTheNarrowestSignedTypeAndDeflatedOnlyWhereAskedAndTh
     EXPECT_EQ(s.is_signed, is_signed) << name;
     EXPECT_EQ(s.deflated, deflated) << name;
   };
-  expect("labels", 1, true, false);    // 4.7 bits of entropy in 8: deflate would halve it at most
-  expect("wide", 4, true, false);      // two values, +-40000: int32; signed columns are never tried
-  expect("flags", 1, false, true);     // 0/1 flags: deflate shrinks them several fold
-  expect("raw_flags", 1, false, false);  // unless not asked to (the default)
+  expect("labels", 1, true, false);        // 4.7 bits of entropy in 8: deflate would halve it at most
+  expect("wide", 4, true, false);          // two values, +-40000: int32; signed columns are never tried
+  expect("flags", 1, false, true);         // 0/1 flags: deflate shrinks them several fold
+  expect("raw_flags", 1, false, false);    // unless not asked to (the default)
   expect("labels_flags", 1, true, false);  // Deflate::flags leaves signed columns alone
-  expect("shuffled", 2, true, false);  // < 32768: int16; random
-  expect("negative", 1, true, false);  // too short to deflate
-  expect("constant", 1, false, false);  // unsigned input keeps its type; one value: stored as the fill value
+  expect("shuffled", 2, true, false);      // < 32768: int16; random
+  expect("negative", 1, true, false);      // too short to deflate
+  expect("constant", 1, false, false);     // unsigned input keeps its type; one value: stored as the fill value
   {
     const hid_t dataset = H5Dopen2(file.id(), "constant", H5P_DEFAULT);
     EXPECT_EQ(H5Dget_storage_size(dataset), 0u);  // no chunk written, nothing compressed

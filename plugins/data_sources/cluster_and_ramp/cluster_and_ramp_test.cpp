@@ -1,9 +1,9 @@
 // cluster_and_ramp's unit tests: where the rows lie, their p(y|x) against the formula, the labels' frequencies
 // against p(y|x), and one draw per trial.
-#include <glimpse/testing.hpp>
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <glimpse/testing.hpp>
 
 namespace {
 
@@ -18,7 +18,8 @@ glimpse::Dataset draw(const std::map<std::string, std::string>& params, std::uin
 
 TEST(ClusterAndRamp, RowsLieInTheClusterOrOnTheRampWithTheStatedProbabilities) {
   const std::int64_t n = 40000;
-  const glimpse::Dataset data = draw({{"n", "40000"}, {"cluster_mass", "0.3"}, {"slope", "4"}, {"num_classes", "4"}}, 7);
+  const glimpse::Dataset data =
+      draw({{"n", "40000"}, {"cluster_mass", "0.3"}, {"slope", "4"}, {"num_classes", "4"}}, 7);
   ASSERT_EQ(data.size(), n);
   ASSERT_EQ(data.dim(), 1);
   ASSERT_EQ(data.num_classes(), 4);
@@ -51,7 +52,8 @@ TEST(ClusterAndRamp, RowsLieInTheClusterOrOnTheRampWithTheStatedProbabilities) {
   // The cluster's share: binomial(n, 0.3), std 0.0023.
   EXPECT_NEAR(static_cast<double>(in_cluster) / n, 0.3, 0.01);
   // The labels follow p(y|x): class 2's count right of 2.5 within 4 binomial std of its expectation.
-  EXPECT_NEAR(static_cast<double>(far_right_class_2), far_right_expected, 4 * std::sqrt(static_cast<double>(far_right) * 0.25));
+  EXPECT_NEAR(static_cast<double>(far_right_class_2), far_right_expected,
+              4 * std::sqrt(static_cast<double>(far_right) * 0.25));
 }
 
 TEST(ClusterAndRamp, EachTrialDrawsItsOwnRowsAndTheSameKeyTheSameRows) {

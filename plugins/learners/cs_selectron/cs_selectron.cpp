@@ -15,9 +15,10 @@
 // active model learns only from the rounds its rule chose. Both keep learning after a switch.
 #include <glimpse/algorithms/cost_matrix.hpp>
 #include <glimpse/algorithms/inverse_tracker.hpp>
-#include <glimpse/algorithms/logistic_glm.hpp>
 #include <glimpse/algorithms/selective_theory.hpp>
 #include <glimpse/glimpse.hpp>
+
+#include "logistic_glm.hpp"
 
 namespace {
 

@@ -11,10 +11,11 @@
 // state, decides how far the margins can grow: it is the same as scaling the features (see `radius`).
 #include <Eigen/Dense>
 #include <cmath>
-#include <glimpse/algorithms/knn_graph.hpp>
-#include <glimpse/algorithms/singular_value_threshold.hpp>
 #include <glimpse/glimpse.hpp>
 #include <limits>
+
+#include "knn_graph.hpp"
+#include "singular_value_threshold.hpp"
 
 namespace {
 

@@ -1,8 +1,8 @@
 // label_drift's unit tests: the rows after the drift point of the stream order, and only they, swap the two
 // classes in their labels and in p(y|x).
-#include <glimpse/testing.hpp>
 #include <gtest/gtest.h>
 
+#include <glimpse/testing.hpp>
 #include <numeric>
 
 namespace {

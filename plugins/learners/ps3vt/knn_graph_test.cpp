@@ -1,0 +1,48 @@
+// The k-NN graph Laplacian ps3vt's graph term uses.
+#include "knn_graph.hpp"
+
+#include <Eigen/Dense>
+
+#include "support.hpp"
+
+namespace glimpse::test {
+namespace {
+
+TEST(KnnGraph, LaplacianRowsSumToZeroItIsPositiveSemidefiniteAndPIsXtLX) {
+  Rng rng(3);
+  const int n = 60, d = 4, k = 5;
+  algorithms::PointMatrix x(n, d);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < d; ++j) x(i, j) = rng.normal();
+  const auto graph = algorithms::build_knn_graph(x, k, algorithms::Bandwidth::mean_pairwise);
+  const Eigen::MatrixXd l = graph.laplacian();
+  EXPECT_LT((l * Eigen::VectorXd::Ones(n)).cwiseAbs().maxCoeff(), 1e-12);
+  EXPECT_LT((l - l.transpose()).cwiseAbs().maxCoeff(), 0.0 + 1e-15);
+  const Eigen::VectorXd eigenvalues = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(l).eigenvalues();
+  EXPECT_GT(eigenvalues.minCoeff(), -1e-10);
+  const Eigen::MatrixXd dense_x = x;
+  EXPECT_LT((graph.laplacian_product - dense_x.transpose() * l * dense_x).cwiseAbs().maxCoeff(), 1e-10);
+  // Every point keeps its k nearest (an edge may also come from the other end): degree >= k edges.
+  for (int i = 0; i < n; ++i) {
+    int edges = 0, nearer = 0;
+    for (Eigen::SparseMatrix<double>::InnerIterator it(graph.similarity, i); it; ++it) ++edges;
+    EXPECT_GE(edges, k);
+    // Brute force: the 5 nearest of i are neighbours.
+    std::vector<std::pair<double, int>> all;
+    for (int j = 0; j < n; ++j)
+      if (j != i) all.emplace_back((x.row(i) - x.row(j)).squaredNorm(), j);
+    std::sort(all.begin(), all.end());
+    for (int m = 0; m < k; ++m) nearer += graph.similarity.coeff(i, all[static_cast<std::size_t>(m)].second) > 0;
+    EXPECT_EQ(nearer, k);
+  }
+  // sigma: the mean distance over all ordered pairs.
+  double total = 0;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      if (i != j) total += (x.row(i) - x.row(j)).norm();
+  EXPECT_NEAR(graph.sigma, total / (n * (n - 1.0)), 1e-10);
+  EXPECT_NEAR(graph.similarity.coeff(0, 0), 0.0, 0.0);
+}
+
+}  // namespace
+}  // namespace glimpse::test
