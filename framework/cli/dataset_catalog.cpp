@@ -16,6 +16,7 @@
 #include "embedded_catalog.hpp"
 #include "glimpse/error.hpp"
 #include "glimpse/interfaces.hpp"
+#include "installed_datasets.hpp"
 #include "param_resolution.hpp"
 
 namespace glimpse {

@@ -23,6 +23,7 @@
 #include "dataset_catalog.hpp"
 #include "embedded_quickstart.hpp"
 #include "glimpse/error.hpp"
+#include "installed_datasets.hpp"
 #include "mpi_dispatcher.hpp"
 #include "new_plugin.hpp"
 #include "orchestrator.hpp"

@@ -7,7 +7,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -30,28 +29,6 @@ fs::path dataset_cache_dir() {
 fs::path cached_dataset_file(const std::string& name) { return dataset_cache_dir() / (name + ".h5"); }
 
 namespace {
-class Fnv {
- public:
-  void add(const void* data, std::size_t size) {
-    const auto* p = static_cast<const unsigned char*>(data);
-    for (std::size_t i = 0; i < size; ++i) {
-      h_ ^= p[i];
-      h_ *= 0x100000001b3ULL;
-    }
-  }
-  template <class T>
-  void add_all(std::span<const T> values) {
-    add(values.data(), values.size_bytes());
-  }
-  std::string hex() const {
-    char buffer[17];
-    std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(h_));
-    return buffer;
-  }
-
- private:
-  std::uint64_t h_ = 0xcbf29ce484222325ULL;
-};
 
 std::string join_lines(const std::vector<std::string>& items) {
   std::string out;
@@ -70,27 +47,6 @@ std::vector<std::string> split_lines(const std::string& text) {
   return items;
 }
 }  // namespace
-
-std::string dataset_checksum(const Dataset& data) {
-  Fnv h;
-  const std::int64_t shape[3] = {data.size(), data.dim(), data.num_classes()};
-  h.add(shape, sizeof shape);
-  h.add_all(data.labels());
-  if (data.is_dense()) {
-    for (std::int64_t i = 0; i < data.size(); ++i) h.add_all(data.row(i).stored_values());
-  } else {
-    h.add_all(data.row_offsets());
-    h.add_all(data.column_indices());
-    for (std::int64_t i = 0; i < data.size(); ++i) h.add_all(data.row(i).stored_values());
-  }
-  return h.hex();
-}
-
-std::vector<std::int64_t> class_counts(const Dataset& data) {
-  std::vector<std::int64_t> counts(static_cast<std::size_t>(data.num_classes()), 0);
-  for (const auto y : data.labels()) ++counts[static_cast<std::size_t>(y)];
-  return counts;
-}
 
 void write_dataset_file(const fs::path& file, const Dataset& data,
                         const std::vector<std::pair<std::string, std::string>>& attributes) {
@@ -111,8 +67,7 @@ void write_dataset_file(const fs::path& file, const Dataset& data,
     std::vector<std::int32_t> y(data.labels().begin(), data.labels().end());
     for (auto& label : y) ++label;  // 1..K on disk, as in every data file
     h5::write_vector<std::int32_t>(f, "y", y);
-    if (!data.class_probabilities.empty())
-      h5::write_vector<double>(f, "class_probabilities", data.class_probabilities);
+    if (!data.class_probabilities.empty()) h5::write_vector<double>(f, "class_probabilities", data.class_probabilities);
     const auto values = data.stored_features();
     if (data.is_dense()) {
       h5::write_matrix(f, "X", values, data.size(), data.dim());
@@ -123,16 +78,6 @@ void write_dataset_file(const fs::path& file, const Dataset& data,
     }
   }
   fs::rename(temporary, file);
-}
-
-void save_cached_dataset(const Dataset& data, const std::string& name, const DatasetOrigin& origin) {
-  write_dataset_file(cached_dataset_file(name), data,
-                     {{"name", name},
-                      {"checksum", dataset_checksum(data)},
-                      {"package", origin.package},
-                      {"package_version", origin.package_version},
-                      {"files", origin.files},
-                      {"description", origin.description}});
 }
 
 namespace {
@@ -208,7 +153,8 @@ Dataset read_dataset_file(const fs::path& file, const std::string& reinstall) {
       std::int64_t rows = 0, columns = 0;
       auto values = h5::read_matrix(f, "X", rows, columns);
       if (columns != d)
-        throw Error(file.string(), "X has " + std::to_string(columns) + " columns, d = " + std::to_string(d) + reinstall);
+        throw Error(file.string(),
+                    "X has " + std::to_string(columns) + " columns, d = " + std::to_string(d) + reinstall);
       data = Dataset::dense(rows, static_cast<std::int32_t>(d), std::move(values), std::move(y),
                             static_cast<std::int32_t>(k));
     }
@@ -230,36 +176,6 @@ Dataset read_dataset_file(const fs::path& file, const std::string& reinstall) {
                                      " values, expected n * K" + reinstall);
   }
   return data;
-}
-
-std::vector<CachedDatasetInfo> list_cached_datasets() {
-  std::vector<CachedDatasetInfo> result;
-  const fs::path dir = dataset_cache_dir();
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return result;
-  std::vector<fs::path> files;
-  for (const auto& item : fs::directory_iterator(dir, ec))
-    if (item.path().extension() == ".h5") files.push_back(item.path());
-  std::sort(files.begin(), files.end());
-  for (const auto& file : files) {
-    try {
-      const h5::Handle f = h5::open_file(file, false);
-      CachedDatasetInfo info;
-      info.name = h5::read_string_attribute(f, "name");
-      info.n = h5::read_int_attribute(f, "n");
-      info.d = static_cast<std::int32_t>(h5::read_int_attribute(f, "d"));
-      info.k = static_cast<std::int32_t>(h5::read_int_attribute(f, "K"));
-      info.dense = h5::read_string_attribute(f, "layout") == "dense";
-      info.checksum = h5::read_string_attribute(f, "checksum");
-      info.origin = {h5::read_string_attribute(f, "package"), h5::read_string_attribute(f, "package_version"),
-                     h5::read_string_attribute(f, "files"), h5::read_string_attribute(f, "description")};
-      info.file = file;
-      result.push_back(std::move(info));
-    } catch (const Error&) {
-      // not a dataset file: ignore it
-    }
-  }
-  return result;
 }
 
 }  // namespace glimpse

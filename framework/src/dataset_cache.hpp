@@ -11,27 +11,8 @@
 
 namespace glimpse {
 
-struct DatasetOrigin {
-  std::string package, package_version, files, description;
-};
-
-struct CachedDatasetInfo {
-  std::string name;
-  std::int64_t n = 0;
-  std::int32_t d = 0, k = 0;
-  bool dense = true;
-  std::string checksum;
-  DatasetOrigin origin;
-  std::filesystem::path file;
-};
-
 std::filesystem::path dataset_cache_dir();
 std::filesystem::path cached_dataset_file(const std::string& name);
-
-// 16 hex digits over the shape, labels, values and sparse structure: identical data, identical checksum.
-std::string dataset_checksum(const Dataset& data);
-// Per-class row counts, classes 1..K in order.
-std::vector<std::int64_t> class_counts(const Dataset& data);
 
 // A glimpse dataset file: rows, labels, class names, notes and p(y|x) as read_dataset_file gives them back, with
 // `attributes` (text) beside. Written atomically (a temporary file, then rename).
@@ -40,10 +21,7 @@ void write_dataset_file(const std::filesystem::path& file, const Dataset& data,
 // Refuses a file that is not a consistent dataset file, naming it; `fix` ends each complaint (how to get a good one).
 Dataset read_dataset_file(const std::filesystem::path& file, const std::string& fix);
 
-// An installed dataset, by name (write_dataset_file with its origin).
-void save_cached_dataset(const Dataset& data, const std::string& name, const DatasetOrigin& origin);
 // Throws Error naming `where` and saying how to install it when the dataset is not in the cache.
 Dataset load_cached_dataset(const std::string& name, const std::string& where);
-std::vector<CachedDatasetInfo> list_cached_datasets();
 
 }  // namespace glimpse

@@ -7,6 +7,7 @@
 
 #include "dataset_catalog.hpp"
 #include "hdf5.hpp"
+#include "installed_datasets.hpp"
 #include "orchestrator.hpp"
 #include "support.hpp"
 

@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "dataset_cache.hpp"
+#include "installed_datasets.hpp"
 #include "orchestrator.hpp"
 #include "plugin_registry.hpp"
 #include "prepared_dataset.hpp"

@@ -2,7 +2,7 @@
 #include <numeric>
 #include <span>
 
-#include "dataset_cache.hpp"  // class_counts
+#include "installed_datasets.hpp"  // class_counts
 #include "support.hpp"
 
 namespace glimpse::test {

@@ -1,7 +1,7 @@
 // split: stratified, disjoint, complete parts keyed by the seed.
 #include <algorithm>
 
-#include "dataset_cache.hpp"
+#include "installed_datasets.hpp"
 #include "support.hpp"
 
 namespace glimpse::test {
