@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "summary.hpp"
+#include "summary_print.hpp"
 #include "text_table.hpp"
 
 namespace glimpse {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "glimpse/error.hpp"
 #include "hdf5.hpp"
@@ -11,6 +12,45 @@
 #include "text_table.hpp"
 
 namespace glimpse {
+
+std::vector<SummaryRow> summarize(const std::vector<RunSummary>& runs, const std::string& selection_metric,
+                                  bool maximize, bool every_grid_point, bool per_seed) {
+  std::vector<SummaryRow> rows;
+  for (const auto& chosen : select_runs(runs, selection_metric, maximize, every_grid_point, per_seed)) {
+    // Mean and sample standard deviation over the chosen runs, for every metric.
+    const auto& members = chosen.runs;
+    SummaryRow row{
+        chosen.dataset, chosen.learner, chosen.params, static_cast<std::int64_t>(members.size()), {}, {}, {}};
+    for (const auto* run : members) {
+      row.rounds_per_second += run->rounds_per_second() / static_cast<double>(members.size());
+      if (std::isnan(row.peak_rss_mb) || run->peak_rss_mb > row.peak_rss_mb) row.peak_rss_mb = run->peak_rss_mb;
+    }
+    for (const auto& [name, value] : members.front()->metrics) {
+      double sum = 0.0;
+      for (const auto* run : members) sum += final_metric(*run, name);
+      const double n = static_cast<double>(members.size());
+      const double mean = sum / n;
+      double squares = 0.0;
+      for (const auto* run : members) squares += (final_metric(*run, name) - mean) * (final_metric(*run, name) - mean);
+      row.metric_names.push_back(name);
+      row.means.push_back(mean);
+      row.stds.push_back(members.size() > 1 ? std::sqrt(squares / (n - 1)) : 0.0);
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::string throughput_text(double rounds_per_second) {
+  char buffer[32];
+  if (rounds_per_second >= 1e6)
+    std::snprintf(buffer, sizeof buffer, "%.2fM", rounds_per_second / 1e6);
+  else if (rounds_per_second >= 1e3)
+    std::snprintf(buffer, sizeof buffer, "%.0fk", rounds_per_second / 1e3);
+  else
+    std::snprintf(buffer, sizeof buffer, "%.0f", rounds_per_second);
+  return buffer;
+}
 
 namespace {
 // "75.4% (0.8)" for fractions (accuracies, rates: as the papers print them), else "398.4 (11.2)".

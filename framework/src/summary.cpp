@@ -48,7 +48,8 @@ RunSummary read_run_summary(const h5::Handle& run, const std::string& id, bool w
     const h5::Handle curves = h5::open_group(run, "curves");
     for (const auto& name : h5::children(curves)) {
       const h5::Handle curve = h5::open_group(curves, name);
-      s.curves.push_back({name, h5::read_vector<std::int64_t>(curve, "round"), h5::read_vector<double>(curve, "value")});
+      s.curves.push_back(
+          {name, h5::read_vector<std::int64_t>(curve, "round"), h5::read_vector<double>(curve, "value")});
     }
   }
   return s;
@@ -64,11 +65,16 @@ std::vector<RunSummary> read_run_summaries(const h5::Handle& file) {
 
 void write_summary_table(const h5::Handle& file, const std::vector<RunSummary>& runs) {
   using Type = h5::TableColumn::Type;
-  std::vector<h5::TableColumn> columns{{Type::text, "run", {}, {}, {}},           {Type::text, "dataset", {}, {}, {}},
-                                       {Type::text, "learner", {}, {}, {}},       {Type::text, "label", {}, {}, {}},
-                                       {Type::text, "params", {}, {}, {}},        {Type::integer, "seed", {}, {}, {}},
-                                       {Type::integer, "grid_point", {}, {}, {}}, {Type::text, "status", {}, {}, {}},
-                                       {Type::integer, "rounds", {}, {}, {}},     {Type::real, "seconds", {}, {}, {}},
+  std::vector<h5::TableColumn> columns{{Type::text, "run", {}, {}, {}},
+                                       {Type::text, "dataset", {}, {}, {}},
+                                       {Type::text, "learner", {}, {}, {}},
+                                       {Type::text, "label", {}, {}, {}},
+                                       {Type::text, "params", {}, {}, {}},
+                                       {Type::integer, "seed", {}, {}, {}},
+                                       {Type::integer, "grid_point", {}, {}, {}},
+                                       {Type::text, "status", {}, {}, {}},
+                                       {Type::integer, "rounds", {}, {}, {}},
+                                       {Type::real, "seconds", {}, {}, {}},
                                        {Type::real, "rounds_per_second", {}, {}, {}},
                                        {Type::real, "peak_rss_mb", {}, {}, {}}};
   std::vector<std::string> metric_names;
@@ -188,34 +194,6 @@ std::vector<SelectedRuns> select_runs(const std::vector<RunSummary>& runs, const
   return selected;
 }
 
-std::vector<SummaryRow> summarize(const std::vector<RunSummary>& runs, const std::string& selection_metric,
-                                  bool maximize, bool every_grid_point, bool per_seed) {
-  std::vector<SummaryRow> rows;
-  for (const auto& chosen : select_runs(runs, selection_metric, maximize, every_grid_point, per_seed)) {
-    // Mean and sample standard deviation over the chosen runs, for every metric.
-    const auto& members = chosen.runs;
-    SummaryRow row{
-        chosen.dataset, chosen.learner, chosen.params, static_cast<std::int64_t>(members.size()), {}, {}, {}};
-    for (const auto* run : members) {
-      row.rounds_per_second += run->rounds_per_second() / static_cast<double>(members.size());
-      if (std::isnan(row.peak_rss_mb) || run->peak_rss_mb > row.peak_rss_mb) row.peak_rss_mb = run->peak_rss_mb;
-    }
-    for (const auto& [name, value] : members.front()->metrics) {
-      double sum = 0.0;
-      for (const auto* run : members) sum += final_metric(*run, name);
-      const double n = static_cast<double>(members.size());
-      const double mean = sum / n;
-      double squares = 0.0;
-      for (const auto* run : members) squares += (final_metric(*run, name) - mean) * (final_metric(*run, name) - mean);
-      row.metric_names.push_back(name);
-      row.means.push_back(mean);
-      row.stds.push_back(members.size() > 1 ? std::sqrt(squares / (n - 1)) : 0.0);
-    }
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
-
 void write_curve_summary(const h5::Handle& file, const std::vector<RunSummary>& runs,
                          const std::string& selection_metric, bool maximize) {
   using Type = h5::TableColumn::Type;
@@ -223,12 +201,12 @@ void write_curve_summary(const h5::Handle& file, const std::vector<RunSummary>& 
       {Type::text, "dataset", {}, {}, {}},   {Type::text, "label", {}, {}, {}}, {Type::text, "params", {}, {}, {}},
       {Type::integer, "chosen", {}, {}, {}}, {Type::text, "curve", {}, {}, {}}, {Type::integer, "round", {}, {}, {}},
       {Type::integer, "runs", {}, {}, {}},   {Type::real, "mean", {}, {}, {}},  {Type::real, "std", {}, {}, {}}};
-  const auto chosen_rows = summarize(runs, selection_metric, maximize);
+  const auto chosen_points = select_runs(runs, selection_metric, maximize);
   std::size_t rows = 0;
   for (const auto& group : group_by_grid_point(runs))
     for (const auto& [params, members] : group.points) {
       const bool chosen =
-          std::any_of(chosen_rows.begin(), chosen_rows.end(), [&, &point = params](const SummaryRow& r) {
+          std::any_of(chosen_points.begin(), chosen_points.end(), [&, &point = params](const SelectedRuns& r) {
             return r.dataset == group.dataset && r.learner == group.learner && r.params == point;
           });
       // curve name -> round -> (count, mean, sum of squared deviations) by Welford's update, which stays
@@ -267,17 +245,6 @@ void write_curve_summary(const h5::Handle& file, const std::vector<RunSummary>& 
         }
     }
   h5::write_table(file, "curve_summary", columns, rows);
-}
-
-std::string throughput_text(double rounds_per_second) {
-  char buffer[32];
-  if (rounds_per_second >= 1e6)
-    std::snprintf(buffer, sizeof buffer, "%.2fM", rounds_per_second / 1e6);
-  else if (rounds_per_second >= 1e3)
-    std::snprintf(buffer, sizeof buffer, "%.0fk", rounds_per_second / 1e3);
-  else
-    std::snprintf(buffer, sizeof buffer, "%.0f", rounds_per_second);
-  return buffer;
 }
 
 std::string format_metric(const std::string& metric, double value, bool spread) {

@@ -1,5 +1,5 @@
 // Reading runs back from a trace file, the /summary and /curve_summary tables, the selection of grid points, and
-// how numbers are shown (presentation/summary_print.hpp prints the report).
+// how a metric's value is shown (presentation/summary_print.hpp summarises and prints the report).
 #pragma once
 
 #include <cstdint>
@@ -52,17 +52,8 @@ struct SelectionRule;  // protocol.hpp
 void write_curve_summary(const h5::Handle& file, const std::vector<RunSummary>& runs,
                          const std::string& selection_metric, bool maximize);
 
-// One row per (dataset, learner): the grid point chosen by the selection rule (mean over seeds), with the
-// mean and sample standard deviation over seeds of every metric.
-struct SummaryRow {
-  std::string dataset, learner, params;
-  std::int64_t seeds = 0;
-  std::vector<std::string> metric_names;
-  std::vector<double> means, stds;
-  double rounds_per_second = 0.0;  // mean over the runs
-  double peak_rss_mb = std::numeric_limits<double>::quiet_NaN();  // the largest of the runs' process peaks
-};
-// The runs behind one summary row: the chosen grid point's complete runs (per_seed: each seed's chosen run).
+// The runs behind one summary row (summary_print.hpp): the chosen grid point's complete runs (per_seed: each seed's
+// chosen run).
 struct SelectedRuns {
   std::string dataset, learner, params;
   std::vector<const RunSummary*> runs;  // into the vector given to select_runs
@@ -71,14 +62,6 @@ std::vector<SelectedRuns> select_runs(const std::vector<RunSummary>& runs, const
                                       bool maximize, bool every_grid_point = false, bool per_seed = false);
 // A run's final value of a metric; NaN when the run has none.
 double final_metric(const RunSummary& run, const std::string& name);
-
-// With every_grid_point, one row per (dataset, learner, grid point) instead of the chosen one. With per_seed,
-// each seed's best run instead of the grid point of best mean (params then names the point chosen most often).
-std::vector<SummaryRow> summarize(const std::vector<RunSummary>& runs, const std::string& selection_metric,
-                                  bool maximize, bool every_grid_point = false, bool per_seed = false);
-
-// Rounds per second as tables show it: "850k", "1.23M".
-std::string throughput_text(double rounds_per_second);
 
 // A metric's value as reports show it: percentages for accuracies and rates ("82.5%", spread "1.3"), else 4
 // significant digits (spread: 3).

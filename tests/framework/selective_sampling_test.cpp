@@ -4,6 +4,7 @@
 
 #include "hdf5.hpp"
 #include "summary.hpp"
+#include "summary_print.hpp"
 #include "support.hpp"
 
 namespace glimpse::test {

@@ -7,6 +7,7 @@
 #include "orchestrator.hpp"
 #include "profile_print.hpp"
 #include "summary.hpp"
+#include "summary_print.hpp"
 #include "support.hpp"
 #include "trace_store.hpp"
 
