@@ -44,21 +44,19 @@ class ArffSource final : public glimpse::DataSource {
             .kind = glimpse::PluginKind::data_source,
             .summary = "reads Weka ARFF (numeric and nominal attributes, dense or sparse rows)",
             .params = {
-                glimpse::ParamSpec::path("path", "the data file (gzip-compressed or plain)").mandatory(),
-                glimpse::ParamSpec::text("class_attribute", "last", "the class attribute: last, first or its name"),
+                glimpse::ParamSpec::path("path", "the data file (gzip-compressed or plain)")
+                    .mandatory()
+                    .into(&ArffSource::path_),
+                glimpse::ParamSpec::text("class_attribute", "last", "the class attribute: last, first or its name")
+                    .into(&ArffSource::class_attribute_),
                 glimpse::ParamSpec::choice("nominal", "one_hot", {"one_hot", "index"},
                                            "how other nominal attributes become features: one 0/1 feature per "
-                                           "value, or the value's 0-based index"),
-                glimpse::ParamSpec::boolean("keep_empty_classes", false, "keep declared class values that no row has"),
-                readers::non_finite_param()}};
+                                           "value, or the value's 0-based index")
+                    .into(&ArffSource::nominal_),
+                glimpse::ParamSpec::boolean("keep_empty_classes", false, "keep declared class values that no row has")
+                    .into(&ArffSource::keep_empty_classes_),
+                readers::non_finite_param(&ArffSource::non_finite_)}};
   }
-  explicit ArffSource(const glimpse::ParamValues& params)
-      : path_(params.path("path")),
-        class_attribute_(params.text("class_attribute")),
-        one_hot_(params.text("nominal") == "one_hot"),
-        keep_empty_classes_(params.boolean("keep_empty_classes")),
-        non_finite_to_zero_(params.text("non_finite") == "zero") {}
-
   glimpse::Dataset load() override {
     const auto& file = path_;
     const std::string name = file.string();
@@ -109,7 +107,9 @@ class ArffSource final : public glimpse::DataSource {
           for (std::size_t i = 0; i < attributes.size(); ++i) {
             offset.push_back(static_cast<std::size_t>(d));
             if (i == label) continue;
-            d += attributes[i].nominal && one_hot_ ? static_cast<std::int64_t>(attributes[i].values.size()) : 1;
+            d += attributes[i].nominal && nominal_ == Nominal::one_hot
+                     ? static_cast<std::int64_t>(attributes[i].values.size())
+                     : 1;
           }
           in_data = true;
           return;
@@ -125,7 +125,7 @@ class ArffSource final : public glimpse::DataSource {
         const Attribute& attribute = attributes[a];
         if (value == "?") {
           if (a == label) throw Error(where(), "the class is missing ('?')");
-          if (!non_finite_to_zero_)
+          if (non_finite_ != readers::NonFinite::zero)
             throw Error(where(), "attribute '" + attribute.name +
                                      "': missing value ('?'; the source's non_finite parameter can read it as 0)");
           return;
@@ -138,7 +138,7 @@ class ArffSource final : public glimpse::DataSource {
           const auto index = static_cast<std::size_t>(it - attribute.values.begin());
           if (a == label)
             y = static_cast<std::int32_t>(index);
-          else if (one_hot_)
+          else if (nominal_ == Nominal::one_hot)
             row[offset[a] + index] = 1.0f;
           else
             row[offset[a]] = static_cast<glimpse::Feature>(index);
@@ -148,7 +148,7 @@ class ArffSource final : public glimpse::DataSource {
         if (!readers::parse_number(value, v))
           throw Error(where(), "attribute '" + attribute.name + "': expected a number, got '" + value + "'");
         if (!std::isfinite(v)) {
-          if (!non_finite_to_zero_)
+          if (non_finite_ != readers::NonFinite::zero)
             throw Error(where(), "attribute '" + attribute.name + "': value is not finite ('" + value +
                                      "'; the source's non_finite parameter can read it as 0)");
           v = 0;
@@ -166,8 +166,8 @@ class ArffSource final : public glimpse::DataSource {
           if (!readers::parse_number(index_text, index) || index < 0 || index != std::floor(index))
             throw Error(where(), "expected 'index value' pairs in a sparse row, got index '" + index_text + "'");
           if (index >= static_cast<double>(attributes.size()))  // before the cast (found by fuzzing: 5e44)
-            throw Error(where(), "attribute index " + index_text + " outside 0.." +
-                                     std::to_string(attributes.size() - 1));
+            throw Error(where(),
+                        "attribute index " + index_text + " outside 0.." + std::to_string(attributes.size() - 1));
           set(static_cast<std::size_t>(index), token(line, p, ",}"));
           if (p < line.size() && line[p] == ',') ++p;
         }
@@ -224,7 +224,10 @@ class ArffSource final : public glimpse::DataSource {
 
   std::filesystem::path path_;
   std::string class_attribute_;
-  bool one_hot_, keep_empty_classes_, non_finite_to_zero_;
+  enum class Nominal { one_hot, index };  // the choices' order
+  Nominal nominal_ = Nominal::one_hot;
+  bool keep_empty_classes_ = false;
+  readers::NonFinite non_finite_ = readers::NonFinite::error;
 };
 
 }  // namespace

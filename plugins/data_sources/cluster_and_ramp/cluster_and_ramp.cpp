@@ -14,35 +14,33 @@ class ClusterAndRamp final : public glimpse::DataSource {
   static glimpse::PluginSpec spec() {
     return {.name = "cluster_and_ramp",
             .kind = glimpse::PluginKind::data_source,
-            .summary = "1-D: a cluster of class 0 on [-3, -2] and a logistic ramp between classes 1 and 2 on [1, 3]; "
-                       "emits p(y|x)",
+            .summary =
+                "1-D: a cluster of class 0 on [-3, -2] and a logistic ramp between classes 1 and 2 on [1, 3]; "
+                "emits p(y|x)",
             .reference = "selective-sampling paper (Agarwal, ICML 2013) section 4.3: a setting for the safety switch",
-            .params = {
-                glimpse::ParamSpec::integer("n", "10000", "rows").at_least(1),
-                glimpse::ParamSpec::real("cluster_mass", "0.3", "probability that a row is in the cluster")
-                    .at_least(0)
-                    .at_most(1),
-                glimpse::ParamSpec::real("slope", "4", "steepness of the ramp's P(y = 2 | x)").at_least(0),
-                glimpse::ParamSpec::integer("num_classes", "3",
-                                            "K: 3, or more to leave classes for a later drift to bring in")
-                    .at_least(3),
-                glimpse::ParamSpec::integer("seed", "0", "generator seed (the data, not the run order)").at_least(0),
-                glimpse::ParamSpec::choice("per_trial", "rows", {"none", "rows"},
-                                           "none: one dataset from seed, shared by every run; rows: each of the "
-                                           "protocol's seeds draws its own rows")}};
+            .params = {glimpse::ParamSpec::integer("n", "10000", "rows").at_least(1).into(&ClusterAndRamp::n_),
+                       glimpse::ParamSpec::real("cluster_mass", "0.3", "probability that a row is in the cluster")
+                           .at_least(0)
+                           .at_most(1)
+                           .into(&ClusterAndRamp::cluster_mass_),
+                       glimpse::ParamSpec::real("slope", "4", "steepness of the ramp's P(y = 2 | x)")
+                           .at_least(0)
+                           .into(&ClusterAndRamp::slope_),
+                       glimpse::ParamSpec::integer("num_classes", "3",
+                                                   "K: 3, or more to leave classes for a later drift to bring in")
+                           .at_least(3)
+                           .into(&ClusterAndRamp::k_),
+                       glimpse::ParamSpec::integer("seed", "0", "generator seed (the data, not the run order)")
+                           .at_least(0)
+                           .into(&ClusterAndRamp::seed_),
+                       glimpse::ParamSpec::choice("per_trial", "rows", {"none", "rows"},
+                                                  "none: one dataset from seed, shared by every run; rows: each of the "
+                                                  "protocol's seeds draws its own rows")
+                           .into(&ClusterAndRamp::per_trial_)}};
   }
-  explicit ClusterAndRamp(const glimpse::ParamValues& params)
-      : n_(params.integer("n")),
-        cluster_mass_(params.real("cluster_mass")),
-        slope_(params.real("slope")),
-        k_(static_cast<std::int32_t>(params.integer("num_classes"))),
-        seed_(static_cast<std::uint64_t>(params.integer("seed"))),
-        per_trial_(params.text("per_trial") == "rows") {}
 
-  glimpse::Dataset load() override {
-    return draw(glimpse::derive_key(glimpse::hash_name("cluster_and_ramp"), seed_));
-  }
-  bool per_seed() const override { return per_trial_; }
+  glimpse::Dataset load() override { return draw(glimpse::derive_key(glimpse::hash_name("cluster_and_ramp"), seed_)); }
+  bool per_seed() const override { return per_trial_ == PerTrial::rows; }
   glimpse::Dataset load_for_seed(const glimpse::SeedContext& trial) const override { return draw(trial.key); }
 
  private:
@@ -68,11 +66,12 @@ class ClusterAndRamp final : public glimpse::DataSource {
     return data;
   }
 
-  std::int64_t n_;
-  double cluster_mass_, slope_;
-  std::int32_t k_;
-  std::uint64_t seed_;
-  bool per_trial_;
+  enum class PerTrial { none, rows };  // the choices' order
+  std::int64_t n_ = 10000;
+  double cluster_mass_ = 0.3, slope_ = 4;
+  std::int32_t k_ = 3;
+  std::uint64_t seed_ = 0;
+  PerTrial per_trial_ = PerTrial::rows;
 };
 
 }  // namespace

@@ -41,30 +41,32 @@ class CsvSource final : public glimpse::DataSource {
         .kind = glimpse::PluginKind::data_source,
         .summary = "reads delimited text: one column is the label, the others numeric features (dense)",
         .params = {
-            glimpse::ParamSpec::path("path", "the data file (gzip-compressed or plain)").mandatory(),
+            glimpse::ParamSpec::path("path", "the data file (gzip-compressed or plain)")
+                .mandatory()
+                .into(&CsvSource::path_),
             glimpse::ParamSpec::text("label_column", "last",
-                                     "the label's column: first, last, a 1-based number, or a header name"),
-            glimpse::ParamSpec::text("ignore_columns", "", "columns to drop, comma-separated numbers or header names"),
+                                     "the label's column: first, last, a 1-based number, or a header name")
+                .into(&CsvSource::label_column_),
+            glimpse::ParamSpec::text("ignore_columns", "", "columns to drop, comma-separated numbers or header names")
+                .into(&CsvSource::ignore_columns_),
             glimpse::ParamSpec::choice("header", "auto", {"auto", "yes", "no"},
                                        "whether the first line names the columns (auto: when none of its "
-                                       "fields is a number)"),
-            glimpse::ParamSpec::integer("skip_lines", "0", "lines to skip before the header or the data").at_least(0),
-            glimpse::ParamSpec::choice("delimiter", "comma", {"comma", "tab", "semicolon", "space"}, "field separator"),
+                                       "fields is a number)")
+                .into(&CsvSource::header_),
+            glimpse::ParamSpec::integer("skip_lines", "0", "lines to skip before the header or the data")
+                .at_least(0)
+                .into(&CsvSource::skip_lines_),
+            glimpse::ParamSpec::choice("delimiter", "comma", {"comma", "tab", "semicolon", "space"}, "field separator")
+                .into(&CsvSource::delimiter_name_),
             glimpse::ParamSpec::integer("num_classes", "0",
                                         "0: the sorted distinct labels become classes 1..K; K > 0: labels "
                                         "must be the integers 1..K")
-                .at_least(0),
-            readers::non_finite_param()}};
+                .at_least(0)
+                .into(&CsvSource::num_classes_),
+            readers::non_finite_param(&CsvSource::non_finite_)}};
   }
-  explicit CsvSource(const glimpse::ParamValues& params)
-      : path_(params.path("path")),
-        label_column_(params.text("label_column")),
-        ignore_columns_(params.text("ignore_columns")),
-        header_(params.text("header")),
-        skip_lines_(params.integer("skip_lines")),
-        num_classes_(params.integer("num_classes")),
-        non_finite_to_zero_(params.text("non_finite") == "zero") {
-    const std::string& d = params.text("delimiter");
+  void configure() {
+    const std::string& d = delimiter_name_;
     delimiter_ = d == "tab" ? '\t' : d == "semicolon" ? ';' : d == "space" ? ' ' : ',';
   }
 
@@ -151,7 +153,7 @@ class CsvSource final : public glimpse::DataSource {
         throw LineProblem{"column " + column_name(c, layout.header) + ": expected a number, got '" +
                           std::string(fields[c]) + "'"};
       if (missing || !std::isfinite(v)) {
-        if (!non_finite_to_zero_)
+        if (non_finite_ != readers::NonFinite::zero)
           throw LineProblem{"column " + column_name(c, layout.header) + ": " +
                             (missing ? "missing value" : "value is not finite") + " ('" + std::string(fields[c]) +
                             "'; the source's non_finite parameter can read it as 0)"};
@@ -198,10 +200,11 @@ class CsvSource final : public glimpse::DataSource {
 
   std::filesystem::path path_;
   std::string label_column_, ignore_columns_, header_;
-  std::int64_t skip_lines_;
+  std::int64_t skip_lines_ = 0;
+  std::string delimiter_name_;
   char delimiter_ = ',';
-  std::int64_t num_classes_;
-  bool non_finite_to_zero_;
+  std::int64_t num_classes_ = 0;
+  readers::NonFinite non_finite_ = readers::NonFinite::error;
 };
 
 }  // namespace

@@ -15,18 +15,20 @@ class Gaussians final : public glimpse::DataSource {
             .kind = glimpse::PluginKind::data_source,
             .summary = "4 Gaussian classes in 2-D centred at (+-1, +-1); rows class by class; emits p(y|x)",
             .reference = "CSPA paper (Kaneko et al. 2019), section 5.1",
-            .params = {
-                glimpse::ParamSpec::integer("n_per_class", "1000", "points per class").at_least(1),
-                glimpse::ParamSpec::real("sigma", "0.1", "covariance entry (see sigma_is)").above(0),
-                glimpse::ParamSpec::choice("sigma_is", "variance", {"variance", "std"},
-                                           "whether sigma is the variance (as the paper writes it) or the std"),
-                glimpse::ParamSpec::integer("seed", "0", "generator seed (the data, not the run order)").at_least(0)}};
+            .params = {glimpse::ParamSpec::integer("n_per_class", "1000", "points per class")
+                           .at_least(1)
+                           .into(&Gaussians::per_class_),
+                       glimpse::ParamSpec::real("sigma", "0.1", "covariance entry (see sigma_is)")
+                           .above(0)
+                           .into(&Gaussians::sigma_),
+                       glimpse::ParamSpec::choice("sigma_is", "variance", {"variance", "std"},
+                                                  "whether sigma is the variance (as the paper writes it) or the std")
+                           .into(&Gaussians::sigma_is_),
+                       glimpse::ParamSpec::integer("seed", "0", "generator seed (the data, not the run order)")
+                           .at_least(0)
+                           .into(&Gaussians::seed_)}};
   }
-  explicit Gaussians(const glimpse::ParamValues& params)
-      : per_class_(params.integer("n_per_class")),
-        variance_(params.text("sigma_is") == "std" ? params.real("sigma") * params.real("sigma")
-                                                   : params.real("sigma")),
-        seed_(static_cast<std::uint64_t>(params.integer("seed"))) {}
+  void configure() { variance_ = sigma_is_ == SigmaIs::std ? sigma_ * sigma_ : sigma_; }
 
   glimpse::Dataset load() override {
     const std::int64_t n = 4 * per_class_;
@@ -59,9 +61,11 @@ class Gaussians final : public glimpse::DataSource {
   }
 
  private:
-  std::int64_t per_class_;
-  double variance_;
-  std::uint64_t seed_;
+  enum class SigmaIs { variance, std };  // the choices' order
+  std::int64_t per_class_ = 1000;
+  double sigma_ = 0.1, variance_ = 0.1;
+  SigmaIs sigma_is_ = SigmaIs::variance;
+  std::uint64_t seed_ = 0;
 };
 
 }  // namespace

@@ -16,38 +16,39 @@ namespace {
 class GlmMixture final : public glimpse::DataSource {
  public:
   static glimpse::PluginSpec spec() {
-    return {.name = "glm_mixture",
-            .kind = glimpse::PluginKind::data_source,
-            .summary =
-                "K Gaussian clusters in D dimensions, labels from a multinomial GLM (logit or mismatch); emits p(y|x)",
-            .reference = "Agarwal, Selective sampling ... (ICML 2013) section 5, supplement A; ALGORITHMS.md 7.4",
-            .params = {
-                glimpse::ParamSpec::integer("num_classes", "5", "K").at_least(2),
-                glimpse::ParamSpec::integer("dim", "1000", "D, the ambient dimension").at_least(1),
-                glimpse::ParamSpec::integer("latent_dim", "10", "d0, the dimension of the cluster means").at_least(1),
-                glimpse::ParamSpec::integer("n", "10000", "rows").at_least(1),
-                glimpse::ParamSpec::choice("link", "logistic", {"logistic", "mismatch"},
-                                           "logistic: p_i ~ exp(x.w_i); mismatch: p_i ~ (x.w_i)^2"),
-                glimpse::ParamSpec::real("noise", "10", "s: the noise std per coordinate is s/sqrt(D)").at_least(0),
-                glimpse::ParamSpec::real("centred_fraction", "0",
-                                         "fraction of rows drawn as noise around the origin (robustness check)")
-                    .at_least(0)
-                    .at_most(1),
-                glimpse::ParamSpec::integer("seed", "0", "generator seed (the data, not the run order)").at_least(0),
-                glimpse::ParamSpec::choice("per_trial", "none", {"none", "rows", "all"},
-                                           "what each of the protocol's seeds draws afresh: nothing (one shared "
-                                           "dataset), the rows (instances and labels; W* from seed), or all")}};
+    return {
+        .name = "glm_mixture",
+        .kind = glimpse::PluginKind::data_source,
+        .summary =
+            "K Gaussian clusters in D dimensions, labels from a multinomial GLM (logit or mismatch); emits p(y|x)",
+        .reference = "Agarwal, Selective sampling ... (ICML 2013) section 5, supplement A; ALGORITHMS.md 7.4",
+        .params = {
+            glimpse::ParamSpec::integer("num_classes", "5", "K").at_least(2).into(&GlmMixture::k_),
+            glimpse::ParamSpec::integer("dim", "1000", "D, the ambient dimension").at_least(1).into(&GlmMixture::dim_),
+            glimpse::ParamSpec::integer("latent_dim", "10", "d0, the dimension of the cluster means")
+                .at_least(1)
+                .into(&GlmMixture::latent_),
+            glimpse::ParamSpec::integer("n", "10000", "rows").at_least(1).into(&GlmMixture::n_),
+            glimpse::ParamSpec::choice("link", "logistic", {"logistic", "mismatch"},
+                                       "logistic: p_i ~ exp(x.w_i); mismatch: p_i ~ (x.w_i)^2")
+                .into(&GlmMixture::link_),
+            glimpse::ParamSpec::real("noise", "10", "s: the noise std per coordinate is s/sqrt(D)")
+                .at_least(0)
+                .into(&GlmMixture::noise_),
+            glimpse::ParamSpec::real("centred_fraction", "0",
+                                     "fraction of rows drawn as noise around the origin (robustness check)")
+                .at_least(0)
+                .at_most(1)
+                .into(&GlmMixture::centred_),
+            glimpse::ParamSpec::integer("seed", "0", "generator seed (the data, not the run order)")
+                .at_least(0)
+                .into(&GlmMixture::seed_),
+            glimpse::ParamSpec::choice("per_trial", "none", {"none", "rows", "all"},
+                                       "what each of the protocol's seeds draws afresh: nothing (one shared "
+                                       "dataset), the rows (instances and labels; W* from seed), or all")
+                .into(&GlmMixture::per_trial_)}};
   }
-  explicit GlmMixture(const glimpse::ParamValues& params)
-      : k_(static_cast<std::int32_t>(params.integer("num_classes"))),
-        dim_(static_cast<std::int32_t>(params.integer("dim"))),
-        latent_(static_cast<std::int32_t>(params.integer("latent_dim"))),
-        n_(params.integer("n")),
-        mismatch_(params.text("link") == "mismatch"),
-        noise_(params.real("noise")),
-        centred_(params.real("centred_fraction")),
-        seed_(static_cast<std::uint64_t>(params.integer("seed"))),
-        per_trial_(params.text("per_trial")) {
+  void configure() {
     if (latent_ > dim_) throw glimpse::Error("latent_dim must not exceed dim");
   }
 
@@ -90,7 +91,7 @@ class GlmMixture final : public glimpse::DataSource {
       scores = means * x;
       double* p = probabilities.data() + i * k_;
       double total = 0.0;
-      if (mismatch_) {
+      if (link_ == Link::mismatch) {
         for (std::int32_t c = 0; c < k_; ++c) total += p[c] = scores[c] * scores[c];
         if (total <= 0.0) std::fill(p, p + k_, 1.0), total = k_;
       } else {
@@ -107,11 +108,12 @@ class GlmMixture final : public glimpse::DataSource {
     return data;
   }
 
-  std::int32_t k_, dim_, latent_;
-  std::int64_t n_;
-  bool mismatch_;
-  double noise_, centred_;
-  std::uint64_t seed_;
+  enum class Link { logistic, mismatch };  // the choices' order
+  std::int32_t k_ = 5, dim_ = 1000, latent_ = 10;
+  std::int64_t n_ = 10000;
+  Link link_ = Link::logistic;
+  double noise_ = 10, centred_ = 0;
+  std::uint64_t seed_ = 0;
   std::string per_trial_;
 };
 

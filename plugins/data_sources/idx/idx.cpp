@@ -56,11 +56,12 @@ class IdxSource final : public glimpse::DataSource {
     return {.name = "idx",
             .kind = glimpse::PluginKind::data_source,
             .summary = "reads an IDX images file and its labels file (MNIST, Fashion-MNIST; .gz or not)",
-            .params = {glimpse::ParamSpec::path("images", "the images file (n x rows x cols bytes)").mandatory(),
-                       glimpse::ParamSpec::path("labels", "the labels file (n bytes)").mandatory()}};
+            .params = {
+                glimpse::ParamSpec::path("images", "the images file (n x rows x cols bytes)")
+                    .mandatory()
+                    .into(&IdxSource::images_),
+                glimpse::ParamSpec::path("labels", "the labels file (n bytes)").mandatory().into(&IdxSource::labels_)}};
   }
-  explicit IdxSource(const glimpse::ParamValues& params)
-      : images_(params.path("images")), labels_(params.path("labels")) {}
 
   glimpse::Dataset load() override {
     const auto &images_file = images_, &labels_file = labels_;

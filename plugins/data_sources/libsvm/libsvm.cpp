@@ -12,24 +12,23 @@ namespace readers = glimpse::readers;
 class LibsvmSource final : public glimpse::DataSource {
  public:
   static glimpse::PluginSpec spec() {
-    return {
-        .name = "libsvm",
-        .kind = glimpse::PluginKind::data_source,
-        .summary = "reads a LIBSVM/SVMlight text file (sparse rows; labels mapped to classes 1..K)",
-        .params = {glimpse::ParamSpec::path("path", "the data file (gzip-compressed or plain)").mandatory(),
-                   glimpse::ParamSpec::integer("num_classes", "0",
-                                               "0: the sorted distinct labels become classes 1..K; K > 0: labels "
-                                               "must be the integers 1..K and are used as they are")
-                       .at_least(0),
-                   glimpse::ParamSpec::integer("num_features", "0", "d; 0: the largest index in the file").at_least(0),
-                   readers::layout_param(), readers::non_finite_param()}};
+    return {.name = "libsvm",
+            .kind = glimpse::PluginKind::data_source,
+            .summary = "reads a LIBSVM/SVMlight text file (sparse rows; labels mapped to classes 1..K)",
+            .params = {glimpse::ParamSpec::path("path", "the data file (gzip-compressed or plain)")
+                           .mandatory()
+                           .into(&LibsvmSource::path_),
+                       glimpse::ParamSpec::integer("num_classes", "0",
+                                                   "0: the sorted distinct labels become classes 1..K; K > 0: labels "
+                                                   "must be the integers 1..K and are used as they are")
+                           .at_least(0)
+                           .into(&LibsvmSource::num_classes_),
+                       glimpse::ParamSpec::integer("num_features", "0", "d; 0: the largest index in the file")
+                           .at_least(0)
+                           .into(&LibsvmSource::num_features_),
+                       readers::layout_param(&LibsvmSource::layout_),
+                       readers::non_finite_param(&LibsvmSource::non_finite_)}};
   }
-  explicit LibsvmSource(const glimpse::ParamValues& params)
-      : path_(params.path("path")),
-        num_classes_(params.integer("num_classes")),
-        num_features_(params.integer("num_features")),
-        layout_(params.text("layout")),
-        non_finite_to_zero_(params.text("non_finite") == "zero") {}
 
   glimpse::Dataset load() override {
     const std::string name = path_.string();
@@ -135,7 +134,7 @@ class LibsvmSource final : public glimpse::DataSource {
         throw LineProblem{"expected a number after '" + std::string(index_text) + ":', got '" +
                           std::string(value_text) + "'"};
       if (!std::isfinite(value)) {
-        if (!non_finite_to_zero_)
+        if (non_finite_ != readers::NonFinite::zero)
           throw LineProblem{"feature " + std::to_string(index) + " is not finite ('" + std::string(value_text) +
                             "'; the source's non_finite parameter can read it as 0)"};
         value = 0;
@@ -148,9 +147,9 @@ class LibsvmSource final : public glimpse::DataSource {
   }
 
   std::filesystem::path path_;
-  std::int64_t num_classes_, num_features_;
+  std::int64_t num_classes_ = 0, num_features_ = 0;
   std::string layout_;
-  bool non_finite_to_zero_;
+  readers::NonFinite non_finite_ = readers::NonFinite::error;
 };
 
 }  // namespace

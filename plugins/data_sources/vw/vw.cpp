@@ -21,18 +21,16 @@ class VwSource final : public glimpse::DataSource {
     return {.name = "vw",
             .kind = glimpse::PluginKind::data_source,
             .summary = "reads Vowpal Wabbit text files with multiclass labels (namespaces flattened)",
-            .params = {glimpse::ParamSpec::path("path", "the data file (gzip-compressed or plain)").mandatory(),
+            .params = {glimpse::ParamSpec::path("path", "the data file (gzip-compressed or plain)")
+                           .mandatory()
+                           .into(&VwSource::path_),
                        glimpse::ParamSpec::integer("num_classes", "0",
                                                    "0: the sorted distinct labels become classes 1..K; K > 0: labels "
                                                    "must be the integers 1..K (VW's --oaa K convention)")
-                           .at_least(0),
-                       readers::layout_param(), readers::non_finite_param()}};
+                           .at_least(0)
+                           .into(&VwSource::num_classes_),
+                       readers::layout_param(&VwSource::layout_), readers::non_finite_param(&VwSource::non_finite_)}};
   }
-  explicit VwSource(const glimpse::ParamValues& params)
-      : path_(params.path("path")),
-        num_classes_(params.integer("num_classes")),
-        layout_(params.text("layout")),
-        non_finite_to_zero_(params.text("non_finite") == "zero") {}
 
   glimpse::Dataset load() override {
     const std::string name = path_.string();
@@ -186,7 +184,7 @@ class VwSource final : public glimpse::DataSource {
           }
         }
         if (!std::isfinite(value)) {
-          if (!non_finite_to_zero_)
+          if (non_finite_ != readers::NonFinite::zero)
             throw LineProblem{"feature '" + std::string(feature) +
                               "' is not finite (the source's non_finite parameter can read it as 0)"};
           value = 0;
@@ -233,9 +231,9 @@ class VwSource final : public glimpse::DataSource {
   }
 
   std::filesystem::path path_;
-  std::int64_t num_classes_;
+  std::int64_t num_classes_ = 0;
   std::string layout_;
-  bool non_finite_to_zero_;
+  readers::NonFinite non_finite_ = readers::NonFinite::error;
 };
 
 }  // namespace

@@ -14,11 +14,13 @@ class AverageError final : public glimpse::Metric {
             .summary = "running mean of [predicted != true label]: final value and a curve every `record_every` rounds",
             .reference = "Bhattacharjee & Manwani, PAKDD 2020, section 5; ALGORITHMS.md 9.3",
             .params = {glimpse::ParamSpec::integer("record_every", "100", "rounds between curve points (0: no curve)")
-                           .at_least(0)}};
+                           .at_least(0)
+                           .into(&AverageError::record_every_)}};
   }
   // Points at rounds E, 2E, ...
-  explicit AverageError(const glimpse::ParamValues& params)
-      : ratio_(params.integer("record_every"), std::max<std::int64_t>(params.integer("record_every"), 1)) {}
+  void configure() {
+    ratio_ = glimpse::algorithms::RunningRatioCurve(record_every_, std::max<std::int64_t>(record_every_, 1));
+  }
 
   void reset(const glimpse::ProblemShape&, std::int64_t total_rounds) override { ratio_.reset(total_rounds); }
   void observe(const glimpse::RoundRecord& r) override {
@@ -27,7 +29,8 @@ class AverageError final : public glimpse::Metric {
   void report(glimpse::MetricResults& out) const override { ratio_.report(out); }
 
  private:
-  glimpse::algorithms::RunningRatioCurve ratio_;
+  std::int64_t record_every_ = 100;
+  glimpse::algorithms::RunningRatioCurve ratio_{0, 1};
 };
 
 }  // namespace

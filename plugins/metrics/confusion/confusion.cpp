@@ -24,15 +24,17 @@ class Confusion final : public glimpse::Metric {
             .params = {glimpse::algorithms::scored_label_param(&Confusion::of_),
                        glimpse::ParamSpec::integer("record_every", "0",
                                                    "rounds between online curve points (0: final values only)")
-                           .at_least(0),
+                           .at_least(0)
+                           .into(&Confusion::record_every_),
                        glimpse::ParamSpec::choice("against", "truth", {"truth", "feedback"},
                                                   "online: score against the true label, or against the label the "
-                                                  "oracle gave (rounds without a label are left out)")}};
+                                                  "oracle gave (rounds without a label are left out)")
+                           .into(&Confusion::against_)}};
   }
-  explicit Confusion(const glimpse::ParamValues& params)
-      : against_feedback_(params.text("against") == "feedback"),
-        online_norm_("", params.integer("record_every"), params.integer("record_every")),
-        online_balanced_("balanced_error", params.integer("record_every"), params.integer("record_every")) {}
+  void configure() {
+    online_norm_ = glimpse::algorithms::SampledCurve("", record_every_, record_every_);
+    online_balanced_ = glimpse::algorithms::SampledCurve("balanced_error", record_every_, record_every_);
+  }
 
   void reset(const glimpse::ProblemShape& shape, std::int64_t total_rounds) override {
     online_.reset(shape.K);
@@ -46,7 +48,7 @@ class Confusion final : public glimpse::Metric {
   }
   void observe(const glimpse::RoundRecord& r) override {
     std::int32_t reference = r.truth->label;
-    if (against_feedback_) {
+    if (against_ == Against::feedback) {
       if (const auto* given = std::get_if<glimpse::LabelFeedback>(r.feedback)) {
         reference = given->label;
       } else if (const auto* noisy = std::get_if<glimpse::NoisyLabelFeedback>(r.feedback)) {
@@ -92,10 +94,12 @@ class Confusion final : public glimpse::Metric {
 
  private:
   glimpse::algorithms::ScoredLabel of_ = glimpse::algorithms::ScoredLabel::proposed;
-  bool against_feedback_;
+  enum class Against { truth, feedback };  // the choices' order
+  Against against_ = Against::truth;
+  std::int64_t record_every_ = 0;
   std::int64_t rounds_ = 0;
   glimpse::algorithms::ConfusionCounts online_, test_;
-  glimpse::algorithms::SampledCurve online_norm_, online_balanced_;
+  glimpse::algorithms::SampledCurve online_norm_{"", 0, 0}, online_balanced_{"balanced_error", 0, 0};
   glimpse::MetricResults::Curve test_norm_, test_balanced_;  // one point per test evaluation
   std::vector<double> last_test_rates_;
 };

@@ -16,11 +16,11 @@ class OnlineAccuracy final : public glimpse::Metric {
             .reference = "CSPA paper (Kaneko et al. 2019), section 5",
             .params = {glimpse::algorithms::scored_label_param(&OnlineAccuracy::of_),
                        glimpse::ParamSpec::integer("record_every", "100", "rounds between curve points (0: no curve)")
-                           .at_least(0)}};
+                           .at_least(0)
+                           .into(&OnlineAccuracy::record_every_)}};
   }
   // Points at rounds 1, 1 + E, 1 + 2E, ... as the CSPA authors' code records them.
-  explicit OnlineAccuracy(const glimpse::ParamValues& params)
-      : ratio_(params.integer("record_every"), 1) {}
+  void configure() { ratio_ = glimpse::algorithms::RunningRatioCurve(record_every_, 1); }
 
   void reset(const glimpse::ProblemShape&, std::int64_t total_rounds) override { ratio_.reset(total_rounds); }
   void observe(const glimpse::RoundRecord& r) override {
@@ -30,7 +30,8 @@ class OnlineAccuracy final : public glimpse::Metric {
 
  private:
   glimpse::algorithms::ScoredLabel of_ = glimpse::algorithms::ScoredLabel::proposed;
-  glimpse::algorithms::RunningRatioCurve ratio_;
+  std::int64_t record_every_ = 100;
+  glimpse::algorithms::RunningRatioCurve ratio_{0, 1};
 };
 
 }  // namespace

@@ -13,10 +13,10 @@ class Queries final : public glimpse::Metric {
             .summary = "number of queried rounds (final count and rate; cumulative count as a curve)",
             .reference = "Agarwal, ICML 2013, section 5",
             .params = {glimpse::ParamSpec::integer("record_every", "100", "rounds between curve points (0: no curve)")
-                           .at_least(0)}};
+                           .at_least(0)
+                           .into(&Queries::record_every_)}};
   }
-  explicit Queries(const glimpse::ParamValues& params)
-      : curve_("", params.integer("record_every"), params.integer("record_every")) {}
+  void configure() { curve_ = glimpse::algorithms::SampledCurve("", record_every_, record_every_); }
   void reset(const glimpse::ProblemShape&, std::int64_t total_rounds) override {
     count_ = rounds_ = 0;
     curve_.reset(total_rounds);
@@ -34,7 +34,8 @@ class Queries final : public glimpse::Metric {
 
  private:
   std::int64_t count_ = 0, rounds_ = 0;
-  glimpse::algorithms::SampledCurve curve_;
+  std::int64_t record_every_ = 100;
+  glimpse::algorithms::SampledCurve curve_{"", 0, 0};
 };
 
 }  // namespace

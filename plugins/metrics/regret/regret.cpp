@@ -19,8 +19,8 @@ class Regret final : public glimpse::Metric {
             .params = declared_params()};
   }
   explicit Regret(const glimpse::ParamValues& params)
-      : costs_(params),
-        curve_("", params.integer("record_every"), params.integer("record_every")) {}
+      : costs_(params) {}  // the cost matrix's parameters are cost_matrix.hpp's
+  void configure() { curve_ = glimpse::algorithms::SampledCurve("", record_every_, record_every_); }
   void reset(const glimpse::ProblemShape& shape, std::int64_t total_rounds) override {
     costs_.reset(shape.K);
     regret_ = 0.0;
@@ -46,8 +46,9 @@ class Regret final : public glimpse::Metric {
   static std::vector<glimpse::ParamSpec> declared_params() {
     auto params = glimpse::algorithms::cost_params();
     params.push_back(glimpse::algorithms::scored_label_param(&Regret::of_));
-    params.push_back(
-        glimpse::ParamSpec::integer("record_every", "100", "rounds between curve points (0: no curve)").at_least(0));
+    params.push_back(glimpse::ParamSpec::integer("record_every", "100", "rounds between curve points (0: no curve)")
+                         .at_least(0)
+                         .into(&Regret::record_every_));
     return params;
   }
 
@@ -55,7 +56,8 @@ class Regret final : public glimpse::Metric {
   glimpse::algorithms::ScoredLabel of_ = glimpse::algorithms::ScoredLabel::proposed;
   double regret_ = 0.0;
   std::int64_t rounds_ = 0;
-  glimpse::algorithms::SampledCurve curve_;
+  std::int64_t record_every_ = 100;
+  glimpse::algorithms::SampledCurve curve_{"", 0, 0};
 };
 
 }  // namespace

@@ -13,11 +13,10 @@ class WindowedAccuracy final : public glimpse::Metric {
                 "curve of the mean accuracy in each window of `window` rounds (x = last round of the window); "
                 "scalar: the last full window's accuracy",
             .params = {glimpse::algorithms::scored_label_param(&WindowedAccuracy::of_),
-                       glimpse::ParamSpec::integer("window", "100", "rounds per window").at_least(1)}};
+                       glimpse::ParamSpec::integer("window", "100", "rounds per window")
+                           .at_least(1)
+                           .into(&WindowedAccuracy::window_)}};
   }
-  explicit WindowedAccuracy(const glimpse::ParamValues& params)
-      : window_(params.integer("window")) {}
-
   void reset(const glimpse::ProblemShape&, std::int64_t total_rounds) override {
     in_window_ = correct_in_window_ = last_round_ = 0;
     curve_ = {};
@@ -45,7 +44,7 @@ class WindowedAccuracy final : public glimpse::Metric {
 
  private:
   glimpse::algorithms::ScoredLabel of_ = glimpse::algorithms::ScoredLabel::proposed;
-  std::int64_t window_;
+  std::int64_t window_ = 100;
   std::int64_t in_window_ = 0, correct_in_window_ = 0, last_round_ = 0;
   glimpse::MetricResults::Curve curve_;
 };

@@ -22,24 +22,26 @@ class CandidateSetOracle final : public glimpse::FeedbackOracle {
                 "from a co-occurrence matrix",
             .reference = "Bhattacharjee & Manwani, PAKDD 2020, section 5; ALGORITHMS.md 9.3",
             .params = {glimpse::ParamSpec::integer("size", "2", "labels in the set, the true one included (at most K)")
-                           .at_least(1),
+                           .at_least(1)
+                           .into(&CandidateSetOracle::size_),
                        glimpse::ParamSpec::integer("max_size", "0",
                                                    "0: always `size`; else a size drawn uniformly in [size, max_size]")
-                           .at_least(0),
+                           .at_least(0)
+                           .into(&CandidateSetOracle::max_size_),
                        glimpse::ParamSpec::path("cooccurrence",
                                                 "K x K matrix file: label j joins true label y's set with "
                                                 "probability row y, column j (diagonal ignored); size and max_size "
-                                                "then do not apply"),
+                                                "then do not apply")
+                           .into(&CandidateSetOracle::cooccurrence_file_),
                        glimpse::ParamSpec::boolean("per_row", false,
                                                    "true: each row keeps the set drawn the first time it comes, for "
-                                                   "the whole run (false: a fresh set every round)")},
+                                                   "the whole run (false: a fresh set every round)")
+                           .into(&CandidateSetOracle::per_row_)},
             .produces = glimpse::FeedbackKind::candidate_set};
   }
-  explicit CandidateSetOracle(const glimpse::ParamValues& params)
-      : size_(params.integer("size")), max_size_(params.integer("max_size")), per_row_(params.boolean("per_row")) {
+  void configure() {
     if (max_size_ != 0 && max_size_ < size_) throw glimpse::Error("max_size must be 0 or at least size");
-    if (const auto file = params.path("cooccurrence"); !file.empty())
-      cooccurrence_ = glimpse::readers::read_probability_matrix(file);
+    if (!cooccurrence_file_.empty()) cooccurrence_ = glimpse::readers::read_probability_matrix(cooccurrence_file_);
   }
   void reset(const glimpse::ProblemShape& shape) override {
     if (cooccurrence_) glimpse::readers::require_square(*cooccurrence_, shape.K);
@@ -96,8 +98,9 @@ class CandidateSetOracle final : public glimpse::FeedbackOracle {
     return glimpse::CandidateSetFeedback{set_};
   }
 
-  std::int64_t size_, max_size_;
-  bool per_row_;
+  std::int64_t size_ = 2, max_size_ = 0;
+  bool per_row_ = false;
+  std::filesystem::path cooccurrence_file_;
   std::optional<glimpse::readers::MatrixFile> cooccurrence_;
   std::vector<std::int32_t> others_, set_;
   std::vector<std::int32_t> kept_, kept_size_;  // per_row: row r's set at kept_[r K ...], its size (0: none yet)

@@ -18,19 +18,21 @@ class NoisyLabelOracle final : public glimpse::FeedbackOracle {
             .reference = "ALGORITHMS.md section 6 (design extension beside COPA)",
             .params = {glimpse::ParamSpec::choice("model", "uniform", {"uniform", "pairwise", "matrix"},
                                                   "uniform: a wrong label uniformly with probability rate; "
-                                                  "pairwise: y+1 (mod K) with probability rate; matrix: the file"),
+                                                  "pairwise: y+1 (mod K) with probability rate; matrix: the file")
+                           .into(&NoisyLabelOracle::model_),
                        glimpse::ParamSpec::real("rate", "0.2", "flip probability (uniform and pairwise models)")
                            .at_least(0)
-                           .at_most(1),
+                           .at_most(1)
+                           .into(&NoisyLabelOracle::rate_),
                        glimpse::ParamSpec::path("matrix",
                                                 "K x K row-stochastic noise matrix file (model matrix): "
-                                                "row y, column j = P(reported j | true y)")},
+                                                "row y, column j = P(reported j | true y)")
+                           .into(&NoisyLabelOracle::matrix_file_)},
             .produces = glimpse::FeedbackKind::noisy_label};
   }
 
-  explicit NoisyLabelOracle(const glimpse::ParamValues& params)
-      : model_(params.text("model")), rate_(params.real("rate")) {
-    const auto file = params.path("matrix");
+  void configure() {
+    const auto& file = matrix_file_;
     if (model_ == "matrix") {
       if (file.empty()) throw glimpse::Error("model 'matrix' needs the matrix parameter (a file)");
       file_ = glimpse::readers::read_probability_matrix(file);
@@ -76,7 +78,8 @@ class NoisyLabelOracle final : public glimpse::FeedbackOracle {
 
  private:
   std::string model_;
-  double rate_;
+  double rate_ = 0.2;
+  std::filesystem::path matrix_file_;
   std::optional<glimpse::readers::MatrixFile> file_;
   std::vector<double> noise_;  // K x K, row-major
   std::int32_t classes_ = 0;

@@ -10,8 +10,9 @@ class BbqEps final : public glimpse::algorithms::UncertaintyRule {
  public:
   static glimpse::PluginSpec spec() {
     std::vector<glimpse::ParamSpec> params{
-        glimpse::ParamSpec::real("eps", "0.1", "target accuracy epsilon").above(0),
-        glimpse::ParamSpec::real("eta", "1", "the constant eta_eps (eta_mode = constant)").above(0), m0_param()};
+        glimpse::ParamSpec::real("eps", "0.1", "target accuracy epsilon").above(0).into(&BbqEps::eps_),
+        glimpse::ParamSpec::real("eta", "1", "the constant eta_eps (eta_mode = constant)").above(0).into(&BbqEps::eta_),
+        m0_param()};
     for (auto& p : glimpse::algorithms::TheoryWidth::params()) params.push_back(std::move(p));
     return {.name = "bbq_eps",
             .kind = glimpse::PluginKind::query_rule,
@@ -19,11 +20,7 @@ class BbqEps final : public glimpse::algorithms::UncertaintyRule {
             .reference = "Agarwal, ICML 2013, section 4 (BBQ_eps, Theorem 1); ALGORITHMS.md 7.1",
             .params = std::move(params)};
   }
-  explicit BbqEps(const glimpse::ParamValues& params)
-      : UncertaintyRule(params),
-        eps2_(params.real("eps") * params.real("eps")),
-        eta_(params.real("eta")),
-        theory_(params, params.real("m0")) {}
+  explicit BbqEps(const glimpse::ParamValues& params) : UncertaintyRule(params), theory_(params, m0()) {}
 
   void reset(const glimpse::ProblemShape& shape) override {
     UncertaintyRule::reset(shape);
@@ -33,9 +30,9 @@ class BbqEps final : public glimpse::algorithms::UncertaintyRule {
  private:
   bool query(double r, const glimpse::Prediction&, std::int64_t round) const override {
     const double eta = theory_.enabled() ? theory_.eta_eps(round) : eta_;
-    return eta * r >= eps2_;
+    return eta * r >= eps_ * eps_;
   }
-  double eps2_, eta_;
+  double eps_ = 0.1, eta_ = 1;
   glimpse::algorithms::TheoryWidth theory_;
 };
 

@@ -14,9 +14,10 @@ class Dgs final : public glimpse::algorithms::UncertaintyRule {
  public:
   static glimpse::PluginSpec spec() {
     std::vector<glimpse::ParamSpec> params{
-        glimpse::ParamSpec::real("c", "1", "the multiplier eta_DGS (eta_mode = constant)").above(0),
+        glimpse::ParamSpec::real("c", "1", "the multiplier eta_DGS (eta_mode = constant)").above(0).into(&Dgs::c_),
         glimpse::ParamSpec::choice("time_factor", "none", {"none", "sqrt_log_t"},
-                                   "multiply the threshold by sqrt(log t) (unverified variant)"),
+                                   "multiply the threshold by sqrt(log t) (unverified variant)")
+            .into(&Dgs::time_factor_),
         m0_param()};
     for (auto& p : glimpse::algorithms::TheoryWidth::params()) params.push_back(std::move(p));
     return {.name = "dgs",
@@ -25,11 +26,7 @@ class Dgs final : public glimpse::algorithms::UncertaintyRule {
             .reference = "Agarwal, ICML 2013, sections 4-5 (DGS, DGS-MOD); ALGORITHMS.md 7.1",
             .params = std::move(params)};
   }
-  explicit Dgs(const glimpse::ParamValues& params)
-      : UncertaintyRule(params),
-        c_(params.real("c")),
-        log_time_(params.text("time_factor") == "sqrt_log_t"),
-        theory_(params, params.real("m0")) {}
+  explicit Dgs(const glimpse::ParamValues& params) : UncertaintyRule(params), theory_(params, m0()) {}
 
   void reset(const glimpse::ProblemShape& shape) override {
     UncertaintyRule::reset(shape);
@@ -46,11 +43,13 @@ class Dgs final : public glimpse::algorithms::UncertaintyRule {
         second = s;
     }
     double threshold = (theory_.enabled() ? theory_.eta_dgs(round) : c_) * std::sqrt(r);
-    if (log_time_) threshold *= std::sqrt(std::log(static_cast<double>(std::max<std::int64_t>(round, 2))));
+    if (time_factor_ == TimeFactor::sqrt_log_t)
+      threshold *= std::sqrt(std::log(static_cast<double>(std::max<std::int64_t>(round, 2))));
     return best - second <= threshold;
   }
-  double c_;
-  bool log_time_;
+  enum class TimeFactor { none, sqrt_log_t };  // the choices' order
+  double c_ = 1;
+  TimeFactor time_factor_ = TimeFactor::none;
   glimpse::algorithms::TheoryWidth theory_;
 };
 

@@ -17,15 +17,17 @@ class Imbalance final : public glimpse::Transform {
             .kind = glimpse::PluginKind::transform,
             .summary = "subsamples classes per seed to a geometric or one-rare-class profile with a given ratio",
             .reference = "COPA paper's imbalanced setting; ALGORITHMS.md 9.5",
-            .params = {
-                glimpse::ParamSpec::choice("profile", "geometric", {"geometric", "one_rare"},
-                                           "geometric: class k keeps ratio^(-(k-1)/(K-1)) of its rows; "
-                                           "one_rare: rare_class keeps 1/ratio, the others all"),
-                glimpse::ParamSpec::real("ratio", "10", "kept share of the fullest class over the rarest").at_least(1),
-                glimpse::ParamSpec::integer("rare_class", "K", "the rare class of one_rare, 1..K").at_least(1)}};
+            .params = {glimpse::ParamSpec::choice("profile", "geometric", {"geometric", "one_rare"},
+                                                  "geometric: class k keeps ratio^(-(k-1)/(K-1)) of its rows; "
+                                                  "one_rare: rare_class keeps 1/ratio, the others all")
+                           .into(&Imbalance::profile_),
+                       glimpse::ParamSpec::real("ratio", "10", "kept share of the fullest class over the rarest")
+                           .at_least(1)
+                           .into(&Imbalance::ratio_),
+                       glimpse::ParamSpec::integer("rare_class", "K", "the rare class of one_rare, 1..K")
+                           .at_least(1)
+                           .into(&Imbalance::rare_)}};
   }
-  explicit Imbalance(const glimpse::ParamValues& params)
-      : profile_(params.text("profile")), ratio_(params.real("ratio")), rare_(params.integer("rare_class")) {}
   bool per_seed() const override { return true; }
 
   void apply(glimpse::Dataset& data, const glimpse::SeedContext& seed) const override {
@@ -56,8 +58,8 @@ class Imbalance final : public glimpse::Transform {
 
  private:
   std::string profile_;
-  double ratio_;
-  std::int64_t rare_;
+  double ratio_ = 10;
+  std::int64_t rare_ = 1;
 };
 
 }  // namespace

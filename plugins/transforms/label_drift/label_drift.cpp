@@ -10,19 +10,21 @@ namespace {
 class LabelDrift final : public glimpse::Transform {
  public:
   static glimpse::PluginSpec spec() {
-    return {.name = "label_drift",
-            .kind = glimpse::PluginKind::transform,
-            .summary = "from round at*n of the stream on, classes a and b swap (labels and p(y|x)): an abrupt concept drift",
-            .reference = "selective-sampling paper (Agarwal, ICML 2013) section 4.3: a stream the model does not fit",
-            .params = {glimpse::ParamSpec::real("at", "0.5", "where the drift happens, as a fraction of the stream's rounds")
-                           .at_least(0)
-                           .at_most(1)
-                           .into(&LabelDrift::at_),
-                       glimpse::ParamSpec::integer("a", "0", "one class of the swapped pair (0-based)")
-                           .at_least(0)
-                           .into(&LabelDrift::a_),
-                       glimpse::ParamSpec::integer("b", "1", "the other class of the pair").at_least(0).into(
-                           &LabelDrift::b_)}};
+    return {
+        .name = "label_drift",
+        .kind = glimpse::PluginKind::transform,
+        .summary =
+            "from round at*n of the stream on, classes a and b swap (labels and p(y|x)): an abrupt concept drift",
+        .reference = "selective-sampling paper (Agarwal, ICML 2013) section 4.3: a stream the model does not fit",
+        .params = {
+            glimpse::ParamSpec::real("at", "0.5", "where the drift happens, as a fraction of the stream's rounds")
+                .at_least(0)
+                .at_most(1)
+                .into(&LabelDrift::at_),
+            glimpse::ParamSpec::integer("a", "0", "one class of the swapped pair (0-based)")
+                .at_least(0)
+                .into(&LabelDrift::a_),
+            glimpse::ParamSpec::integer("b", "1", "the other class of the pair").at_least(0).into(&LabelDrift::b_)}};
   }
 
   bool per_seed() const override { return true; }  // the drifted rows follow each trial's stream order

@@ -6,43 +6,42 @@
 // underflows to 0 below about 1.4e-45, which at narrow widths left whole rows with phi = 0.
 #include <Eigen/Core>
 #include <cmath>
+#include <glimpse/glimpse.hpp>
 #include <limits>
 #include <sstream>
-#include <glimpse/glimpse.hpp>
 
 namespace {
 
 class RbfSupport final : public glimpse::Transform {
  public:
   static glimpse::PluginSpec spec() {
-    return {
-        .name = "rbf_support",
-        .kind = glimpse::PluginKind::transform,
-        .revision = 2,  // 2: phi in double, shifted by the nearest support row, before the cast to float
-        .summary = "Gaussian kernel map over B support rows: phi_j(x) = exp(-||x - b_j||^2 / g), normalised",
-        .reference = "CSPA paper (Kaneko et al. 2019) section 5.2.2; ALGORITHMS.md 1.2",
-        .params = {
-            glimpse::ParamSpec::real("g", "1", "kernel width g in exp(-||x - b||^2 / g)").above(0),
-            glimpse::ParamSpec::integer("size", "700", "support rows B (all rows when the data has fewer)").at_least(1),
-            glimpse::ParamSpec::choice("support", "stream_prefix", {"stream_prefix", "file_prefix"},
-                                       "the first B rows of each trial's stream, or of the file"),
-            glimpse::ParamSpec::boolean("grow", true,
-                                        "stream_prefix only: rows among the first B of the stream see "
-                                        "only the support rows that arrived before or with them"),
-            glimpse::ParamSpec::boolean("normalize", true,
-                                        "scale phi(x) to unit norm; computed in double and shifted by the nearest "
-                                        "support row, so no row underflows. Unnormalised values below about "
-                                        "1.4e-45 (||x - b||^2 > 103 g) are stored as 0; rows left all zero are "
-                                        "reported")}};
+    return {.name = "rbf_support",
+            .kind = glimpse::PluginKind::transform,
+            .revision = 2,  // 2: phi in double, shifted by the nearest support row, before the cast to float
+            .summary = "Gaussian kernel map over B support rows: phi_j(x) = exp(-||x - b_j||^2 / g), normalised",
+            .reference = "CSPA paper (Kaneko et al. 2019) section 5.2.2; ALGORITHMS.md 1.2",
+            .params = {
+                glimpse::ParamSpec::real("g", "1", "kernel width g in exp(-||x - b||^2 / g)")
+                    .above(0)
+                    .into(&RbfSupport::width_),
+                glimpse::ParamSpec::integer("size", "700", "support rows B (all rows when the data has fewer)")
+                    .at_least(1)
+                    .into(&RbfSupport::size_),
+                glimpse::ParamSpec::choice("support", "stream_prefix", {"stream_prefix", "file_prefix"},
+                                           "the first B rows of each trial's stream, or of the file")
+                    .into(&RbfSupport::support_),
+                glimpse::ParamSpec::boolean("grow", true,
+                                            "stream_prefix only: rows among the first B of the stream see "
+                                            "only the support rows that arrived before or with them")
+                    .into(&RbfSupport::grow_),
+                glimpse::ParamSpec::boolean("normalize", true,
+                                            "scale phi(x) to unit norm; computed in double and shifted by the nearest "
+                                            "support row, so no row underflows. Unnormalised values below about "
+                                            "1.4e-45 (||x - b||^2 > 103 g) are stored as 0; rows left all zero are "
+                                            "reported")
+                    .into(&RbfSupport::normalize_)}};
   }
-  explicit RbfSupport(const glimpse::ParamValues& params)
-      : width_(params.real("g")),
-        size_(params.integer("size")),
-        from_stream_(params.text("support") == "stream_prefix"),
-        grow_(params.boolean("grow")),
-        normalize_(params.boolean("normalize")) {}
-
-  bool per_seed() const override { return from_stream_; }
+  bool per_seed() const override { return from_stream(); }
 
   void apply(glimpse::Dataset& data, const glimpse::SeedContext& seed) const override {
     if (!data.is_dense()) throw glimpse::Error("rbf_support: needs dense data");
@@ -55,9 +54,9 @@ class RbfSupport final : public glimpse::Transform {
     // Support rows, and each row's position in the stream (for growth).
     std::vector<std::int64_t> support(static_cast<std::size_t>(b));
     std::vector<std::int64_t> position(static_cast<std::size_t>(n), n);
-    const auto order = from_stream_ ? seed.order_of(data) : std::span<const std::int64_t>{};
-    for (std::int32_t j = 0; j < b; ++j) support[j] = from_stream_ ? order[j] : j;
-    if (from_stream_ && grow_)
+    const auto order = from_stream() ? seed.order_of(data) : std::span<const std::int64_t>{};
+    for (std::int32_t j = 0; j < b; ++j) support[j] = from_stream() ? order[j] : j;
+    if (from_stream() && grow_)
       for (std::int64_t p = 0; p < b; ++p) position[static_cast<std::size_t>(order[p])] = p;
     Matrix points(b, d);
     for (std::int32_t j = 0; j < b; ++j) points.row(j) = x.row(support[j]).cast<double>();
@@ -114,9 +113,12 @@ class RbfSupport final : public glimpse::Transform {
   }
 
  private:
-  double width_;
-  std::int64_t size_;
-  bool from_stream_, grow_, normalize_;
+  enum class Support { stream_prefix, file_prefix };  // the choices' order
+  bool from_stream() const noexcept { return support_ == Support::stream_prefix; }
+  double width_ = 1;
+  std::int64_t size_ = 700;
+  Support support_ = Support::stream_prefix;
+  bool grow_ = true, normalize_ = true;
 };
 
 }  // namespace

@@ -15,17 +15,18 @@ class Split final : public glimpse::Transform {
             .summary = "keeps one part of a stratified split drawn per seed: train, test, labelled or unlabelled",
             .reference = "PS3VT paper (Li et al. 2019) section 6; ALGORITHMS.md 9.4",
             .params = {glimpse::ParamSpec::choice("keep", "train", {"train", "test", "labelled", "unlabelled"},
-                                                  "the part to keep (labelled and unlabelled are parts of train)"),
+                                                  "the part to keep (labelled and unlabelled are parts of train)")
+                           .into(&Split::keep_),
                        glimpse::ParamSpec::real("test_fraction", "0.3", "share of each class in the test part")
                            .at_least(0)
-                           .below(1),
+                           .below(1)
+                           .into(&Split::test_),
                        glimpse::ParamSpec::real("labelled_fraction", "0.3",
                                                 "share of each class of the training part that is labelled")
                            .above(0)
-                           .at_most(1)}};
+                           .at_most(1)
+                           .into(&Split::labelled_)}};
   }
-  explicit Split(const glimpse::ParamValues& params)
-      : keep_(params.text("keep")), test_(params.real("test_fraction")), labelled_(params.real("labelled_fraction")) {}
   bool per_seed() const override { return true; }
 
   void apply(glimpse::Dataset& data, const glimpse::SeedContext& seed) const override {
@@ -53,7 +54,7 @@ class Split final : public glimpse::Transform {
 
  private:
   std::string keep_;
-  double test_, labelled_;
+  double test_ = 0.3, labelled_ = 0.3;
 };
 
 }  // namespace

@@ -83,6 +83,7 @@ class UncertaintyRule : public QueryRule {
 
  protected:
   virtual bool query(double r, const Prediction& pred, std::int64_t round) const = 0;
+  double m0() const noexcept { return m0_; }
 
  private:
   double m0_;

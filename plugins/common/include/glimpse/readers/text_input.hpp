@@ -195,15 +195,25 @@ std::optional<std::pair<std::int64_t, std::string>> first_line_where(const std::
 }
 
 // What to do with NaN, Inf and missing values: refuse them (default) or read them as 0.
+enum class NonFinite { error, zero };  // the choices' order
 inline ParamSpec non_finite_param() {
   return ParamSpec::choice("non_finite", "error", {"error", "zero"},
                            "NaN, Inf or missing feature values: refuse the file, or read them as 0");
+}
+// The same, bound to the reader's field (ParamSpec::into).
+template <class Reader>
+ParamSpec non_finite_param(NonFinite Reader::*field) {
+  return non_finite_param().into(field);
 }
 
 // How a reader of sparse text formats stores what it read.
 inline ParamSpec layout_param() {
   return ParamSpec::choice("layout", "auto", {"auto", "dense", "sparse"},
                            "storage: auto is dense when at least half the entries are stored");
+}
+template <class Reader>
+ParamSpec layout_param(std::string Reader::*field) {
+  return layout_param().into(field);
 }
 
 // Rows' label texts and the lines they came from, for class assignment after the whole file is read.
