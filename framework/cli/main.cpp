@@ -697,7 +697,7 @@ int main(int argc, char** argv) {
   }
   if (args[0] == "--version") {
     std::cout << "glimpse " << GLIMPSE_VERSION_STRING << " (plugin API " << GLIMPSE_PLUGIN_API_VERSION << ", MPI "
-              << (glimpse::mpi_available() ? "built in" : "not built") << ")\n";
+              << (glimpse::mpi_available() ? "built in" : "not built") << "; " << GLIMPSE_BUILD_ARITHMETIC << ")\n";
     return 0;
   }
   const std::string command = args[0];
