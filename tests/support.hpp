@@ -154,6 +154,13 @@ std::string error_of(F&& f) {
 
 // Probing plugins in unit tests: rows, predictions and small streams, shared by several plugins' tests.
 
+// A prediction with room for k scores.
+inline Prediction prediction_for(int k) {
+  Prediction pred;
+  pred.scores.resize(static_cast<std::size_t>(k));
+  return pred;
+}
+
 inline DenseRow random_row(Rng& rng, int d) {
   std::vector<Feature> v(static_cast<std::size_t>(d));
   for (auto& e : v) e = static_cast<Feature>(rng.normal());
@@ -161,27 +168,19 @@ inline DenseRow random_row(Rng& rng, int d) {
 }
 
 inline std::vector<double> scores_of(Learner& learner, const Instance& x, int k) {
-  Prediction pred;
-  pred.scores.resize(static_cast<std::size_t>(k));
+  Prediction pred = prediction_for(k);
   learner.predict(x, pred);
   return pred.scores;
 }
 
 // Puts a learner in a random state: rounds with random correctness feedback.
 inline void scramble(Learner& learner, Rng& rng, int k, int d, int rounds) {
-  Prediction pred;
-  pred.scores.resize(static_cast<std::size_t>(k));
+  Prediction pred = prediction_for(k);
   for (int t = 0; t < rounds; ++t) {
     const DenseRow x = random_row(rng, d);
     learner.predict(x.view(), pred);
     learner.learn(x.view(), pred, CorrectnessFeedback{rng.below(3) == 0});
   }
-}
-
-inline Prediction prediction_for(int k) {
-  Prediction pred;
-  pred.scores.resize(static_cast<std::size_t>(k));
-  return pred;
 }
 
 // W's rows as seen on the unit probes e_1, e_2 (d = 2).
@@ -250,8 +249,7 @@ inline void expect_scale_free(const std::string& name, const std::map<std::strin
 inline MetricResults feed_right_or_wrong(Metric& metric, const std::vector<int>& proposed_right,
                                          const std::vector<int>& predicted_right) {
   metric.reset({0, 1, 3}, static_cast<std::int64_t>(proposed_right.size()));
-  Prediction pred;
-  pred.scores.resize(3);
+  Prediction pred = prediction_for(3);
   const Feedback feedback = NoFeedback{};
   for (std::size_t t = 0; t < proposed_right.size(); ++t) {
     RoundTruth truth{static_cast<std::int64_t>(t + 1), 0, {}};
@@ -289,8 +287,7 @@ inline std::vector<std::int32_t> set_of(std::initializer_list<std::int32_t> labe
 // W as a K x d matrix, read through unit probes.
 inline std::vector<std::vector<double>> weights_of(Learner& learner, int k, int d) {
   std::vector<std::vector<double>> w(k, std::vector<double>(d));
-  Prediction pred;
-  pred.scores.resize(k);
+  Prediction pred = prediction_for(k);
   for (int j = 0; j < d; ++j) {
     std::vector<Feature> e(d, 0.0f);
     e[j] = 1.0f;
@@ -307,8 +304,7 @@ template <class MakeFeedback>
 std::vector<std::vector<std::vector<double>>> run_stream(std::vector<Learner*> learners, int k, int d, int rounds,
                                                          std::uint64_t seed, MakeFeedback&& feedback) {
   Rng rng(seed);
-  Prediction pred;
-  pred.scores.resize(k);
+  Prediction pred = prediction_for(k);
   for (auto* l : learners) l->reset({rounds, d, k}, 0);
   for (int t = 0; t < rounds; ++t) {
     std::vector<Feature> v(d);
@@ -333,8 +329,7 @@ inline std::vector<std::vector<std::vector<double>>> weights_per_candidate_round
   auto oracle = make<FeedbackOracle>("candidate_set", {{"size", "2"}, {"max_size", "4"}});
   oracle->reset({500, d, k});
   Rng rng(9);
-  Prediction pred;
-  pred.scores.resize(k);
+  Prediction pred = prediction_for(k);
   std::vector<std::vector<std::vector<double>>> weights;
   for (int t = 1; t <= rounds; ++t) {
     std::vector<Feature> v(d);
@@ -360,8 +355,7 @@ inline void expect_float_pegasos_finite(const std::string& name, const std::stri
   auto oracle = make<FeedbackOracle>(oracle_name, oracle_params);
   oracle->reset({2000, d, k});
   Rng rng(4);
-  Prediction pred;
-  pred.scores.resize(k);
+  Prediction pred = prediction_for(k);
   for (int t = 1; t <= 2000; ++t) {
     std::vector<Feature> v(d);
     double norm = 0;
