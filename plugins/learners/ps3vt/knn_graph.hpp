@@ -3,7 +3,10 @@
 // (symmetric), L = D - S with D = diag(row sums of S), and the d x d product P = X^T L X (rows of X are the
 // points) that the learner's gradient needs, computed once per split.
 //   sigma: `mean_pairwise` (default), the mean Euclidean distance over all pairs of points (P3's rule, its index
-//   repaired); or `mean_knn`, the mean distance from each point to its k nearest.
+//   repaired); `mean_knn`, the mean distance from each point to its k nearest; or `mean_kth`, the mean distance
+//   from each point to its k-th nearest (the authors' code, construct_laplacian_graph.m).
+//   weights: `single` (default) keeps S_ij once; `mutual_doubled` doubles it when each point is among the other's
+//   k nearest (the authors' code).
 // Distances come from blocked products X_block X^T (Eigen GEMM), rows in parallel with TBB; O(n^2 d) time, O(n k)
 // memory for the graph.
 #pragma once
@@ -30,7 +33,8 @@
 
 namespace glimpse::algorithms {
 
-enum class Bandwidth { mean_pairwise, mean_knn };
+enum class Bandwidth { mean_pairwise, mean_knn, mean_kth };
+enum class EdgeWeights { single, mutual_doubled };
 
 struct KnnGraph {
   Eigen::SparseMatrix<double> similarity;  // S, n x n, symmetric, zero diagonal
@@ -48,7 +52,8 @@ struct KnnGraph {
 
 using PointMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-inline KnnGraph build_knn_graph(const PointMatrix& x, std::int32_t k, Bandwidth bandwidth) {
+inline KnnGraph build_knn_graph(const PointMatrix& x, std::int32_t k, Bandwidth bandwidth,
+                                EdgeWeights weights = EdgeWeights::single) {
   const Eigen::Index n = x.rows();
   if (n < 2) throw Error("the k-NN graph needs at least 2 points, got " + std::to_string(n));
   const Eigen::Index neighbours = std::min<Eigen::Index>(k, n - 1);
@@ -96,10 +101,14 @@ inline KnnGraph build_knn_graph(const PointMatrix& x, std::int32_t k, Bandwidth 
     double total = 0.0;
     for (const double s : distance_sums) total += s;
     graph.sigma = total / (static_cast<double>(n) * static_cast<double>(n - 1));
-  } else {
+  } else if (bandwidth == Bandwidth::mean_knn) {
     double total = 0.0;
     for (const auto& [d2, j] : nearest) total += std::sqrt(d2);
     graph.sigma = total / static_cast<double>(nearest.size());
+  } else {
+    double total = 0.0;
+    for (Eigen::Index i = 0; i < n; ++i) total += std::sqrt(nearest[static_cast<std::size_t>((i + 1) * neighbours - 1)].first);
+    graph.sigma = total / static_cast<double>(n);
   }
   if (!(graph.sigma > 0.0)) throw Error("the k-NN graph's points all coincide (bandwidth sigma = 0)");
   const double inverse_sigma2 = 1.0 / (graph.sigma * graph.sigma);
@@ -113,8 +122,11 @@ inline KnnGraph build_knn_graph(const PointMatrix& x, std::int32_t k, Bandwidth 
       edges.emplace_back(j, i, w);
     }
   graph.similarity.resize(n, n);
-  // An edge found from both ends appears twice: keep one weight (both are equal), not their sum.
-  graph.similarity.setFromTriplets(edges.begin(), edges.end(), [](double a, double) { return a; });
+  // An edge found from both ends (a mutual pair) appears twice: keep one weight (both are equal), or their sum.
+  if (weights == EdgeWeights::single)
+    graph.similarity.setFromTriplets(edges.begin(), edges.end(), [](double a, double) { return a; });
+  else
+    graph.similarity.setFromTriplets(edges.begin(), edges.end());
   graph.degree = graph.similarity * Eigen::VectorXd::Ones(n);
   const Eigen::MatrixXd sx = graph.similarity * x;
   graph.laplacian_product = x.transpose() * (graph.degree.asDiagonal() * x - sx);

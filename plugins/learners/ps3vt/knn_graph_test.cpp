@@ -44,5 +44,26 @@ TEST(KnnGraph, LaplacianRowsSumToZeroItIsPositiveSemidefiniteAndPIsXtLX) {
   EXPECT_NEAR(graph.similarity.coeff(0, 0), 0.0, 0.0);
 }
 
+// The authors' code's graph (construct_laplacian_graph.m), by hand. Points 0, 1, 3 and 10 on a line, k = 1:
+// nearest neighbours 0->1, 1->0, 3->1 (distance 2), 10->3. sigma is the mean distance
+// to the k-th (here the only) neighbour, (1 + 1 + 2 + 7) / 4 = 2.75; the mutual pair 0-1 weighs 2 exp(-1/sigma^2),
+// the one-sided pairs 1-3 and 3-10 exp(-d^2/sigma^2).
+TEST(KnnGraph, AuthorsCodeBandwidthAndDoubledMutualEdgesByHand) {
+  algorithms::PointMatrix x(4, 1);
+  x << 0.0, 1.0, 3.0, 10.0;
+  const auto graph =
+      algorithms::build_knn_graph(x, 1, algorithms::Bandwidth::mean_kth, algorithms::EdgeWeights::mutual_doubled);
+  const double sigma2 = 2.75 * 2.75;
+  EXPECT_NEAR(graph.sigma, 2.75, 1e-12);
+  EXPECT_NEAR(graph.similarity.coeff(0, 1), 2.0 * std::exp(-1.0 / sigma2), 1e-12);
+  EXPECT_NEAR(graph.similarity.coeff(1, 2), std::exp(-4.0 / sigma2), 1e-12);
+  EXPECT_NEAR(graph.similarity.coeff(2, 3), std::exp(-49.0 / sigma2), 1e-12);
+  EXPECT_NEAR(graph.similarity.coeff(0, 2), 0.0, 0.0);
+  EXPECT_NEAR(graph.degree[1], 2.0 * std::exp(-1.0 / sigma2) + std::exp(-4.0 / sigma2), 1e-12);
+  // With single weights the mutual pair counts once.
+  const auto single = algorithms::build_knn_graph(x, 1, algorithms::Bandwidth::mean_kth);
+  EXPECT_NEAR(single.similarity.coeff(0, 1), std::exp(-1.0 / sigma2), 1e-12);
+}
+
 }  // namespace
 }  // namespace glimpse::test

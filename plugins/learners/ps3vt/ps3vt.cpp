@@ -9,10 +9,14 @@
 // so steps are 1e-5 .. 0.1 (steps of 10 .. 1e5 would make every iterate the projected last sub-gradient).
 // The ball's radius R (P3: 1) is a parameter because against a fixed radius the features' scale, which P3 does not
 // state, decides how far the margins can grow: it is the same as scaling the features (see `radius`).
+// `schedule`, `sampling`, `passes` and `thresholded` can instead follow what the authors' published code does
+// (ps3vt_multi_train.m, read in docs/results/semi_supervised.md [authors' code]): steps mu/(t + n), passes over a fresh
+// permutation, and the thresholding of the *leading* singular values.
 #include <Eigen/Dense>
 #include <cmath>
 #include <glimpse/glimpse.hpp>
 #include <limits>
+#include <vector>
 
 #include "knn_graph.hpp"
 #include "singular_value_threshold.hpp"
@@ -28,6 +32,7 @@ class Ps3vt final : public glimpse::BatchLearner {
         .name = "ps3vt",
         .kind = glimpse::PluginKind::learner,
         .revision = 3,  // 2: the tail thresholding through the smaller Gram matrix's eigen-decomposition; 3: radius
+                       // (the options added since keep their defaults' arithmetic)
         .summary =
             "semi-supervised linear multiclass hinge with a graph-Laplacian term and singular value "
             "thresholding of W's tail (batch); variants linear_mc, lrc_mc, ss_mc",
@@ -51,26 +56,45 @@ class Ps3vt final : public glimpse::BatchLearner {
                  .above(0)
                  .at_most(1)
                  .into(&Ps3vt::theta_fraction_),
-             ParamSpec::integer("iterations", "0", "iterations T (0: 20 times the labelled points)")
+             ParamSpec::integer("iterations", "0", "iterations T (0: `passes` times the labelled points)")
                  .at_least(0)
                  .into(&Ps3vt::iterations_),
+             ParamSpec::integer("passes", "20", "T in passes over the labelled points, when iterations is 0")
+                 .at_least(1)
+                 .into(&Ps3vt::passes_),
              ParamSpec::choice("mode", "sgd", {"sgd", "gd"},
                                "sgd: one labelled point per iteration (P3 Alg. 1); gd: the mean "
                                "sub-gradient over all labelled points")
                  .into(&Ps3vt::mode_),
+             ParamSpec::choice("schedule", "constant", {"constant", "decaying"},
+                               "the step at iteration t: constant 1/mu, or mu/(t + n) with n labelled points "
+                               "(the authors' code)")
+                 .into(&Ps3vt::schedule_),
+             ParamSpec::choice("sampling", "uniform", {"uniform", "epochs"},
+                               "sgd's point per iteration: uniform with replacement, or each pass a fresh "
+                               "permutation of the labelled points (the authors' code)")
+                 .into(&Ps3vt::sampling_),
+             ParamSpec::choice("thresholded", "tail", {"tail", "leading"},
+                               "which singular values tau_S shrinks: the tail beyond theta (P3 Prop. 1), or the "
+                               "theta largest (the authors' code)")
+                 .into(&Ps3vt::thresholded_),
              ParamSpec::choice("norm", "frobenius", {"frobenius", "spectral"},
                                "the norm of the projection W <- min(1, R/||W||) W")
                  .into(&Ps3vt::norm_),
              ParamSpec::real("radius", "1",
                              "R, the radius of that ball (P3: 1); features scaled by c are the same fit as R = c "
-                             "with mu/c^2, tau_A/c^2, tau_S/c")
-                 .above(0)
+                             "with mu/c^2, tau_A/c^2, tau_S/c; 0: 1/sqrt(tau_A) (the authors' code)")
+                 .at_least(0)
                  .into(&Ps3vt::radius_),
              ParamSpec::integer("neighbours", "10", "k of the k-NN graph").at_least(1).into(&Ps3vt::neighbours_),
-             ParamSpec::choice("bandwidth", "mean_pairwise", {"mean_pairwise", "mean_knn"},
-                               "sigma of the Gaussian weights: mean distance over all pairs, or to the "
-                               "k nearest")
+             ParamSpec::choice("bandwidth", "mean_pairwise", {"mean_pairwise", "mean_knn", "mean_kth"},
+                               "sigma of the Gaussian weights: mean distance over all pairs, to the k nearest, or "
+                               "to the k-th nearest (the authors' code)")
                  .into(&Ps3vt::bandwidth_),
+             ParamSpec::choice("edge_weights", "single", {"single", "mutual_doubled"},
+                               "a graph edge's weight: S_ij, or 2 S_ij when each point is among the other's k "
+                               "nearest (the authors' code)")
+                 .into(&Ps3vt::edge_weights_),
              ParamSpec::integer("objective_points", "100",
                                 "how many times a fit reports its full objective (evenly spaced)")
                  .at_least(1)
@@ -82,6 +106,10 @@ class Ps3vt final : public glimpse::BatchLearner {
   void configure() {
     if (variant_ == Variant::linear_mc || variant_ == Variant::lrc_mc) tau_i_ = 0.0;
     if (variant_ == Variant::linear_mc || variant_ == Variant::ss_mc) tau_s_ = 0.0;
+    if (radius_ == 0.0) {
+      if (!(tau_a_ > 0.0)) throw glimpse::Error("ps3vt: radius 0 means 1/sqrt(tau_A), which needs tau_A > 0");
+      radius_ = 1.0 / std::sqrt(tau_a_);
+    }
   }
 
   void fit(glimpse::BatchProblem& problem, std::uint64_t seed) override {
@@ -96,8 +124,8 @@ class Ps3vt final : public glimpse::BatchLearner {
     const auto n = static_cast<std::int64_t>(labelled.size());
     if (tau_i_ > 0.0) {
       graph_ = problem.shared<glimpse::algorithms::KnnGraph>(
-          "knn " + std::to_string(neighbours_) +
-              (bandwidth_ == glimpse::algorithms::Bandwidth::mean_knn ? " knn" : " pairs"),
+          "knn " + std::to_string(neighbours_) + " bandwidth " + std::to_string(static_cast<int>(bandwidth_)) +
+              " weights " + std::to_string(static_cast<int>(edge_weights_)),
           [&] {
             glimpse::algorithms::PointMatrix points(shape.n, shape.d);
             Eigen::VectorXd row(shape.d);
@@ -106,32 +134,34 @@ class Ps3vt final : public glimpse::BatchLearner {
               points.row(i) = row.transpose();
             }
             return std::make_shared<glimpse::algorithms::KnnGraph>(
-                glimpse::algorithms::build_knn_graph(points, neighbours_, bandwidth_));
+                glimpse::algorithms::build_knn_graph(points, neighbours_, bandwidth_, edge_weights_));
           });
     }
     const auto rank = std::min<std::int64_t>(k_, d_);
     theta_ = static_cast<std::int32_t>(std::clamp<std::int64_t>(
         static_cast<std::int64_t>(std::floor(theta_fraction_ * static_cast<double>(rank))), 1, rank));
-    const std::int64_t iterations = iterations_ > 0 ? iterations_ : 20 * n;
+    const std::int64_t iterations = iterations_ > 0 ? iterations_ : passes_ * n;
     const std::int64_t report_every = std::max<std::int64_t>(1, iterations / objective_points_);
     glimpse::algorithms::TailThreshold svt;
     Eigen::MatrixXd gradient(d_, k_);
     glimpse::Rng rng(seed);
-    const double step = 1.0 / mu_;
+    order_.resize(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) order_[static_cast<std::size_t>(i)] = static_cast<std::size_t>(i);
     for (std::int64_t t = 1; t <= iterations; ++t) {
+      const double step = schedule_ == Schedule::constant ? 1.0 / mu_ : mu_ / static_cast<double>(t + n);
       gradient.setZero();
       if (mode_ == Mode::gd) {
         for (std::int64_t i = 0; i < n; ++i) add_hinge_subgradient(problem.point(labelled[i]), labels[i], gradient);
         gradient /= static_cast<double>(n);
       } else {
-        const auto i = static_cast<std::size_t>(rng.below(static_cast<std::uint64_t>(n)));
+        const auto i = next_point(t, n, rng);
         add_hinge_subgradient(problem.point(labelled[i]), labels[i], gradient);
       }
       gradient += 2.0 * tau_a_ * weights_;
       if (graph_) gradient.noalias() += 2.0 * tau_i_ * graph_->laplacian_product * weights_;
       weights_ -= step * gradient;
-      if (tau_s_ > 0.0) svt.apply(weights_, theta_, tau_s_ * step);
-      // After the thresholding svt.values() already holds W's singular values, largest first.
+      if (tau_s_ > 0.0) svt.apply(weights_, theta_, tau_s_ * step, thresholded_);
+      // After the thresholding svt.values() already holds W's singular values (in any order once leading ones shrink).
       const double norm = norm_ == Norm::frobenius
                               ? weights_.norm()
                               : largest(tau_s_ > 0.0 ? svt.values() : svt.singular_values(weights_));
@@ -151,6 +181,15 @@ class Ps3vt final : public glimpse::BatchLearner {
   }
 
  private:
+  // Iteration t's labelled point: uniform with replacement, or the next of this pass's permutation.
+  std::size_t next_point(std::int64_t t, std::int64_t n, glimpse::Rng& rng) {
+    if (sampling_ == Sampling::uniform) return static_cast<std::size_t>(rng.below(static_cast<std::uint64_t>(n)));
+    const auto position = static_cast<std::size_t>((t - 1) % n);
+    if (position == 0)
+      for (std::size_t i = order_.size(); i > 1; --i) std::swap(order_[i - 1], order_[rng.below(i)]);
+    return order_[position];
+  }
+
   // The runner-up of x's scores and the margin h_y - h_runner-up, with h = W^T x (x loaded into x_).
   std::pair<std::int32_t, double> margin(std::int32_t y) const {
     std::int32_t runner_up = -1;
@@ -168,7 +207,7 @@ class Ps3vt final : public glimpse::BatchLearner {
     gradient.col(runner_up) += x_;
   }
 
-  static double largest(const Eigen::VectorXd& values) { return values.size() > 0 ? values[0] : 0.0; }
+  static double largest(const Eigen::VectorXd& values) { return values.size() > 0 ? values.maxCoeff() : 0.0; }
 
   // J(W) over the labelled points of this fit.
   double objective(glimpse::BatchProblem& problem, glimpse::algorithms::TailThreshold& svt) {
@@ -191,14 +230,21 @@ class Ps3vt final : public glimpse::BatchLearner {
 
   enum class Variant { ps3vt, linear_mc, lrc_mc, ss_mc };  // the choices' order, as below
   enum class Mode { sgd, gd };
+  enum class Schedule { constant, decaying };
+  enum class Sampling { uniform, epochs };
   enum class Norm { frobenius, spectral };
   Variant variant_ = Variant::ps3vt;
   double tau_a_ = 1e-8, tau_i_ = 1e-8, tau_s_ = 1e-4, mu_ = 100, theta_fraction_ = 0.7, radius_ = 1.0;
-  std::int64_t iterations_ = 0;
+  std::int64_t iterations_ = 0, passes_ = 20;
   Mode mode_ = Mode::sgd;
+  Schedule schedule_ = Schedule::constant;
+  Sampling sampling_ = Sampling::uniform;
+  glimpse::algorithms::Thresholded thresholded_ = glimpse::algorithms::Thresholded::tail;  // choices' order
+  std::vector<std::size_t> order_;
   Norm norm_ = Norm::frobenius;
   std::int32_t neighbours_ = 10;
   glimpse::algorithms::Bandwidth bandwidth_ = glimpse::algorithms::Bandwidth::mean_pairwise;  // choices' order
+  glimpse::algorithms::EdgeWeights edge_weights_ = glimpse::algorithms::EdgeWeights::single;  // choices' order
   std::int64_t objective_points_ = 100;
   std::int32_t d_ = 0, k_ = 0, theta_ = 1;
   Eigen::MatrixXd weights_;

@@ -112,6 +112,49 @@ TEST(Ps3vt, GraphTermUsesTheSharedLaplacianAndTailTermShrinksTheSpectrum) {
   EXPECT_LE(w.norm(), 1.0 + 1e-12);  // the projection onto the unit ball
 }
 
+// The authors' code's schedule and sampling, two iterations by hand. Two labelled points x_1 = (1, 0) of class 0
+// and x_2 = (0, 1) of class 1, n = 2, mu = 4, tau_A = 0, so the steps are mu/(t + n) = 4/3 and 1. Whichever point
+// the first pass's permutation takes first, its hinge is active at W = 0 (margin 0, the runner-up is the other
+// class), so W gains 4/3 (e_y - e_other) x^T; the second iteration takes the other point, whose margin is still 0
+// (W scores it 0 for both classes), and adds 1 (e_y - e_other) x^T. Uniform sampling could take one point twice.
+TEST(Ps3vt, DecayingStepsOverEpochsMatchTheAuthorsCodeByHand) {
+  const auto fitted = [](std::uint64_t seed) {
+    std::vector<DenseRow> points;
+    points.emplace_back(std::vector<Feature>{1.0f, 0.0f});
+    points.emplace_back(std::vector<Feature>{0.0f, 1.0f});
+    MemoryProblem problem(std::move(points), {0, 1}, {0, 1}, 2);
+    auto learner = make<Learner>("ps3vt", {{"variant", "linear_mc"},
+                                           {"tau_A", "0"},
+                                           {"mu", "4"},
+                                           {"radius", "100"},
+                                           {"schedule", "decaying"},
+                                           {"sampling", "epochs"},
+                                           {"iterations", "2"}});
+    auto& batch = dynamic_cast<BatchLearner&>(*learner);
+    batch.fit(problem, seed);
+    Eigen::Matrix2d w;  // w(j, c): class c's score of e_j
+    Prediction pred;
+    pred.scores.resize(2);
+    for (int j = 0; j < 2; ++j) {
+      DenseRow e({0.0f, 0.0f});
+      e.values[static_cast<std::size_t>(j)] = 1.0f;
+      batch.evaluate(e.view(), pred);
+      for (int c = 0; c < 2; ++c) w(j, c) = pred.scores[static_cast<std::size_t>(c)];
+    }
+    return w;
+  };
+  for (std::uint64_t seed = 0; seed < 8; ++seed) {
+    const Eigen::Matrix2d w = fitted(seed);
+    // Row j: the point e_j's scores. The first point taken got 4/3, the second 1.
+    const double first = w(0, 0), second = w(1, 1);
+    EXPECT_TRUE((std::abs(first - 4.0 / 3.0) < 1e-12 && std::abs(second - 1.0) < 1e-12) ||
+                (std::abs(first - 1.0) < 1e-12 && std::abs(second - 4.0 / 3.0) < 1e-12))
+        << "seed " << seed << ": " << first << ", " << second;
+    EXPECT_NEAR(w(0, 1), -first, 1e-12);
+    EXPECT_NEAR(w(1, 0), -second, 1e-12);
+  }
+}
+
 // Scaling every feature by c is the same fit as the ball's radius R = c with mu/c^2, tau_A/c^2, tau_S/c (and the
 // same tau_I): V = c W' holds after every step of the sub-gradient, thresholding and projection (the derivation is
 // in ps3vt.cpp's `radius`). With c = 2 every factor is a power of two, so the two fits agree to rounding.

@@ -15,17 +15,22 @@
 
 namespace glimpse::algorithms {
 
+// Which singular values are shrunk: the tail beyond theta (P3 Proposition 1), or the theta largest, which is what
+// the authors' code (ps3vt_multi_train.m) does.
+enum class Thresholded { tail, leading };
+
 class TailThreshold {
  public:
   // Replaces q by D_theta,shrink(q); values() then holds the new singular values, largest first.
-  void apply(Eigen::MatrixXd& q, std::int32_t theta, double shrink) {
+  void apply(Eigen::MatrixXd& q, std::int32_t theta, double shrink, Thresholded which = Thresholded::tail) {
     const bool by_columns = q.cols() <= q.rows();
     decompose(q, by_columns);
     const Eigen::Index m = values_.size();
     ratio_.resize(m);
     for (Eigen::Index j = 0; j < m; ++j) {
       const double s = values_[j];
-      const double kept = j < theta ? s : std::max(0.0, s - shrink);
+      const bool shrunk = (j < theta) == (which == Thresholded::leading);
+      const double kept = shrunk ? std::max(0.0, s - shrink) : s;
       ratio_[j] = s > 0.0 ? kept / s : 0.0;  // a zero singular value's direction maps to 0 either way
       values_[j] = kept;
     }

@@ -25,6 +25,17 @@ TEST(SingularValueThreshold, KeepsTheHeadAndShrinksTheTailByHand) {
   EXPECT_LT((wide - expected.transpose()).cwiseAbs().maxCoeff(), 1e-12);
 }
 
+TEST(SingularValueThreshold, LeadingShrinksTheThetaLargestAndKeepsTheRest) {
+  // The authors' code's reading: Q = diag(3, 2, 0.5), theta = 2, tau = 1 gives diag(2, 1, 0.5).
+  Eigen::MatrixXd q = Eigen::MatrixXd::Zero(4, 3);
+  q(0, 0) = 3, q(1, 1) = 2, q(2, 2) = 0.5;
+  algorithms::TailThreshold svt;
+  svt.apply(q, 2, 1.0, algorithms::Thresholded::leading);
+  Eigen::MatrixXd expected = Eigen::MatrixXd::Zero(4, 3);
+  expected(0, 0) = 2, expected(1, 1) = 1, expected(2, 2) = 0.5;
+  EXPECT_LT((q - expected).cwiseAbs().maxCoeff(), 1e-12);
+}
+
 TEST(SingularValueThreshold, RandomMatricesKeepTheirSingularVectorsAndTheHead) {
   for (const auto seed : property_seeds(20)) {
     Rng rng(seed);
