@@ -183,16 +183,26 @@ inline void scramble(Learner& learner, Rng& rng, int k, int d, int rounds) {
   }
 }
 
-// W's rows as seen on the unit probes e_1, e_2 (d = 2).
-inline std::array<std::vector<double>, 2> columns_of(Learner& learner, int k) {
-  std::array<std::vector<double>, 2> out;
-  for (int j = 0; j < 2; ++j) {
-    const DenseRow probe(j == 0 ? std::vector<Feature>{1, 0} : std::vector<Feature>{0, 1});
-    Prediction pred = prediction_for(k);
-    learner.evaluate(probe.view(), pred);
-    out[static_cast<std::size_t>(j)] = pred.scores;
+// The K scores of each unit probe e_1 .. e_d (row j: e_j's scores, W's row j for a linear learner), made by
+// `score(probe, pred)`: evaluate() for the learners that keep a separate evaluation model, predict() otherwise.
+template <class Score>
+std::vector<std::vector<double>> probe_scores(int k, int d, Score score) {
+  std::vector<std::vector<double>> rows;
+  Prediction pred = prediction_for(k);
+  for (int j = 0; j < d; ++j) {
+    std::vector<Feature> e(static_cast<std::size_t>(d), 0.0f);
+    e[static_cast<std::size_t>(j)] = 1.0f;
+    const DenseRow probe(e);
+    score(probe.view(), pred);
+    rows.push_back(pred.scores);
   }
-  return out;
+  return rows;
+}
+
+// W's rows as seen by evaluate() on the unit probes e_1, e_2 (d = 2).
+inline std::array<std::vector<double>, 2> columns_of(Learner& learner, int k) {
+  auto rows = probe_scores(k, 2, [&](const Instance& x, Prediction& pred) { learner.evaluate(x, pred); });
+  return {std::move(rows[0]), std::move(rows[1])};
 }
 
 // One bandit round with the proposal chosen by the test: predict, propose `proposed`, learn whether it was right.
@@ -284,17 +294,12 @@ inline std::vector<std::int32_t> set_of(std::initializer_list<std::int32_t> labe
 
 // The candidate-label learners' tests (avg/max perceptron, avg/max pegasos, pegasos):
 
-// W as a K x d matrix, read through unit probes.
+// W as a K x d matrix, read by predict() through the unit probes.
 inline std::vector<std::vector<double>> weights_of(Learner& learner, int k, int d) {
-  std::vector<std::vector<double>> w(k, std::vector<double>(d));
-  Prediction pred = prediction_for(k);
-  for (int j = 0; j < d; ++j) {
-    std::vector<Feature> e(d, 0.0f);
-    e[j] = 1.0f;
-    DenseRow probe(e);
-    learner.predict(probe.view(), pred);
-    for (int i = 0; i < k; ++i) w[i][j] = pred.scores[i];
-  }
+  const auto rows = probe_scores(k, d, [&](const Instance& x, Prediction& pred) { learner.predict(x, pred); });
+  std::vector<std::vector<double>> w(static_cast<std::size_t>(k), std::vector<double>(static_cast<std::size_t>(d)));
+  for (std::size_t j = 0; j < rows.size(); ++j)
+    for (std::size_t i = 0; i < w.size(); ++i) w[i][j] = rows[j][i];
   return w;
 }
 
