@@ -253,8 +253,7 @@ SweepResult Sweep::run() {
     store_.emplace(result_.output, protocol_, TraceStore::Helper{});
     store_->compact_rounds(options_.compact_traces);
   }
-  progress_.emplace(options_.progress && !helper_, result_.total_runs, protocol_.selection);
-  progress_->runs_done = result_.already_complete;
+  progress_.emplace(options_.progress && !helper_, result_.total_runs, result_.already_complete, protocol_.selection);
   run_workers();
   result_.completed_now = completed_;
   result_.rounds = rounds_;

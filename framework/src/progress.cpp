@@ -13,8 +13,13 @@
 namespace glimpse {
 using Clock = std::chrono::steady_clock;
 
-Progress::Progress(bool enabled, std::int64_t total, SelectionRule selection)
-    : enabled_(enabled), terminal_(::isatty(STDERR_FILENO) != 0), total_(total), selection_(std::move(selection)) {
+Progress::Progress(bool enabled, std::int64_t total, std::int64_t already_complete, SelectionRule selection)
+    : runs_done(already_complete),
+      enabled_(enabled),
+      terminal_(::isatty(STDERR_FILENO) != 0),
+      total_(total),
+      already_complete_(already_complete),
+      selection_(std::move(selection)) {
   if (enabled_) thread_ = std::jthread([this](std::stop_token stop) { loop(stop); });
 }
 
@@ -62,11 +67,13 @@ void Progress::loop(const std::stop_token& stop) {
     last_line = now;
     const double elapsed = std::chrono::duration<double>(now - start).count();
     const auto done = runs_done.load();
-    const double rate = static_cast<double>(rounds_done.load()) / std::max(elapsed, 1e-9);
-    const double eta = done > 0 ? elapsed * static_cast<double>(total_ - done) / static_cast<double>(done) : 0.0;
-    std::fprintf(stderr, "%sruns %lld/%lld | %.3g rounds/s | ETA %s%s%s", terminal_ ? "\r\033[K" : "",
-                 static_cast<long long>(done), static_cast<long long>(total_), rate,
-                 done > 0 ? (std::to_string(static_cast<long long>(eta)) + "s").c_str() : "?", best_so_far().c_str(),
+    // Batch fits count no rounds: their rate is in runs.
+    const auto rounds = rounds_done.load();
+    const double rate = static_cast<double>(rounds > 0 ? rounds : done - already_complete_) / std::max(elapsed, 1e-9);
+    const double eta = eta_seconds(elapsed, done, already_complete_, total_);
+    std::fprintf(stderr, "%sruns %lld/%lld | %.3g %s/s | ETA %s%s%s", terminal_ ? "\r\033[K" : "",
+                 static_cast<long long>(done), static_cast<long long>(total_), rate, rounds > 0 ? "rounds" : "runs",
+                 eta >= 0.0 ? (std::to_string(static_cast<long long>(eta)) + "s").c_str() : "?", best_so_far().c_str(),
                  terminal_ ? "" : "\n");
     std::fflush(stderr);
   }

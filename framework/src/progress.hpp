@@ -15,13 +15,22 @@
 
 namespace glimpse {
 
+// Seconds left at the rate of the runs this invocation finished (`done` counts the `already` complete ones too);
+// negative when no run has finished yet.
+inline double eta_seconds(double elapsed, std::int64_t done, std::int64_t already, std::int64_t total) {
+  const std::int64_t finished_here = done - already;
+  if (finished_here <= 0) return -1.0;
+  return elapsed * static_cast<double>(total - done) / static_cast<double>(finished_here);
+}
+
 // The sweep's progress on standard error: runs done of total, rounds per second, ETA and, on the dataset of
 // the latest finished run (runs go dataset by dataset), each learner's best mean selection metric so far over
 // its grid points' finished runs. Refreshed in place on a terminal; a plain line every 30 seconds otherwise
 // (logs of batch jobs).
 class Progress {
  public:
-  Progress(bool enabled, std::int64_t total, SelectionRule selection);
+  // `already_complete` runs were finished by earlier invocations: they count as done but not towards the rate.
+  Progress(bool enabled, std::int64_t total, std::int64_t already_complete, SelectionRule selection);
   ~Progress();
   std::atomic<std::int64_t> runs_done{0};
   std::atomic<std::int64_t> rounds_done{0};
@@ -34,7 +43,7 @@ class Progress {
   void loop(const std::stop_token& stop);
 
   bool enabled_, terminal_;
-  std::int64_t total_;
+  std::int64_t total_, already_complete_;
   SelectionRule selection_;
   std::mutex mutex_;
   std::string latest_dataset_;

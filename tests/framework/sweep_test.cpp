@@ -6,6 +6,7 @@
 #include "hdf5.hpp"
 #include "orchestrator.hpp"
 #include "profile_print.hpp"
+#include "progress.hpp"
 #include "summary.hpp"
 #include "summary_print.hpp"
 #include "support.hpp"
@@ -311,6 +312,14 @@ TEST_F(Sweep, ASecondProcessWritingTheSameOutputIsRefused) {
   }
   EXPECT_EQ(run("busy.h5", 1).completed_now, 9);  // free again once the holder is gone
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "busy.h5.lock"));
+}
+
+// The progress line's ETA runs at the rate of this invocation's runs: a resumed sweep with 90 of 100 runs already
+// complete that finished 5 more in 10 s has 5 left, 10 s more (not 10 * 5 / 95).
+TEST(Progress, EtaCountsOnlyTheRunsThisInvocationFinished) {
+  EXPECT_DOUBLE_EQ(eta_seconds(10.0, 95, 90, 100), 10.0);
+  EXPECT_DOUBLE_EQ(eta_seconds(10.0, 20, 0, 100), 40.0);
+  EXPECT_LT(eta_seconds(10.0, 90, 90, 100), 0.0);  // nothing finished here yet: unknown
 }
 
 TEST(Shards, LongestRunsFirstEachToTheLightestShard) {
