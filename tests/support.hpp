@@ -81,10 +81,9 @@ using testing::DenseRow;
 using testing::SparseRow;
 
 // Seeds for property tests: GLIMPSE_SEED fixes the first, GLIMPSE_REPEAT sets how many (default `count`).
-// Runs a protocol into `output` without progress output; threads 0: all cores.
+// Runs a protocol into `output` (no SweepObserver, so no progress line); threads 0: all cores.
 inline SweepResult sweep_quietly(const Protocol& protocol, const std::filesystem::path& output, int threads = 0) {
   SweepOptions options;
-  options.progress = false;
   options.output = output;
   options.threads = threads;
   return run_sweep(protocol, options);

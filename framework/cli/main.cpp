@@ -30,6 +30,7 @@
 #include "plugin_registry.hpp"
 #include "process_dispatcher.hpp"
 #include "profile_print.hpp"
+#include "progress_line.hpp"
 #include "protocol.hpp"
 #include "report.hpp"
 #include "shard.hpp"
@@ -163,7 +164,6 @@ int command_run(const std::vector<std::string>& args) {
   sweep.threads = vm["threads"].as<int>();
   if (sweep.threads < 0) throw glimpse::Error("--threads", "expected a number >= 0");
   sweep.force = vm.count("force") > 0;
-  sweep.progress = !vm.count("quiet");
   if (vm.count("output")) sweep.output = vm["output"].as<std::string>();
   if (vm.count("stop-after")) sweep.stop_after = vm["stop-after"].as<long long>();
   if (vm.count("shard")) sweep.shard = glimpse::parse_shard(vm["shard"].as<std::string>(), "--shard");
@@ -190,6 +190,8 @@ int command_run(const std::vector<std::string>& args) {
   if (processes > 1 && sweep.threads == 0)
     sweep.threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / processes);
   const bool helper_rank = sweep.dispatcher && !sweep.dispatcher->coordinator();  // (no progress line there)
+  std::optional<glimpse::ProgressLine> progress_line;
+  if (!vm.count("quiet")) sweep.observer = &progress_line.emplace(protocol.selection);
   sweep.interrupt = &interrupt_requested;
   std::signal(SIGINT, on_interrupt);
   std::signal(SIGTERM, on_interrupt);

@@ -2,6 +2,7 @@
 // run's plugins made and driven by the round loop or a batch fit, and every finished run handed to the trace store.
 #include "orchestrator.hpp"
 
+#include <memory>
 #include <sys/resource.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
@@ -14,7 +15,6 @@
 #include "batch.hpp"
 #include "glimpse/error.hpp"
 #include "glimpse/interfaces.hpp"
-#include "progress.hpp"
 #include "stream_keys.hpp"
 #include "trace_store.hpp"
 
@@ -168,7 +168,7 @@ class Sweep {
   std::atomic<std::size_t> next_pending_{0};
   std::atomic<bool> stop_requested_{false};
   const std::function<bool()> interrupted_;
-  std::optional<Progress> progress_;
+  std::atomic<std::int64_t> rounds_played_{0};  // this invocation's, as they play (SweepObserver::begin)
   std::exception_ptr failure_;  // what stops the sweep (with --fail-fast, the first failed run)
   std::mutex failure_mutex_;    // guards failure_ and result_.failures
   std::mutex profile_mutex_;    // guards result_.profiles
@@ -253,8 +253,13 @@ SweepResult Sweep::run() {
     store_.emplace(result_.output, protocol_, TraceStore::Helper{});
     store_->compact_rounds(options_.compact_traces);
   }
-  progress_.emplace(options_.progress && !helper_, result_.total_runs, result_.already_complete, protocol_.selection);
-  run_workers();
+  SweepObserver* const observer = helper_ ? nullptr : options_.observer;
+  if (observer) observer->begin(result_.total_runs, result_.already_complete, rounds_played_);
+  {
+    // The observer reads rounds_played_ until end(), which must come before this sweep is gone, even on a throw.
+    const std::unique_ptr<SweepObserver, void (*)(SweepObserver*)> ending(observer, [](SweepObserver* o) { o->end(); });
+    run_workers();
+  }
   result_.completed_now = completed_;
   result_.rounds = rounds_;
   if (dispatcher_) dispatcher_->end(result_);
@@ -275,7 +280,6 @@ void Sweep::run_workers() {
         try {
           if (execute(run)) {
             ++completed_;
-            ++progress_->runs_done;
             rounds_ += protocol_.passes * protocol_.rounds_per_pass(dataset.shape.n);
           }
         } catch (...) {
@@ -311,7 +315,7 @@ bool Sweep::execute(const RunSpec& run) {
     return false;
   }
   store_->write(record);
-  progress_->record(record);
+  if (options_.observer && !helper_) options_.observer->run_completed(record);
   if (options_.profile && profile.rounds > 0) add_profile(record, profile);
   return true;
 }
@@ -409,7 +413,7 @@ bool Sweep::run_online(const RunSpec& run, const RunData& data, std::vector<Metr
   inputs.test = data.test.get();
   inputs.test_every = protocol_.test_every;
   inputs.trace_rounds = protocol_.trace_rounds;
-  inputs.rounds_done = &progress_->rounds_done;
+  inputs.rounds_done = &rounds_played_;
   inputs.interrupted = &interrupted_;
   if (options_.profile) inputs.profile = &profile;
   if (!run_rounds(inputs, record)) return false;

@@ -30,12 +30,27 @@ namespace glimpse {
 
 class RunDispatcher;
 
+// Told how a sweep advances (glimpse run's progress line), from the workers' threads. Helper processes of a shared
+// sweep (MPI) tell none.
+class SweepObserver {
+ public:
+  virtual ~SweepObserver() = default;
+  // Before the first run: the runs in all, those earlier invocations finished, and the rounds this invocation's
+  // runs have played so far (updated as they play).
+  virtual void begin(std::int64_t total, std::int64_t already_complete,
+                     const std::atomic<std::int64_t>& rounds_played) = 0;
+  // A run completed and was written.
+  virtual void run_completed(const RunRecord& run) = 0;
+  // The workers are done (also when the sweep stops on an error): rounds_played is about to go.
+  virtual void end() = 0;
+};
+
 struct SweepOptions {
   int threads = 0;                               // 0: all cores
   bool force = false;                            // discard earlier results of this output
   bool fail_fast = false;                        // a failed run stops the sweep (else it is recorded, others go on)
   Shard shard;                                   // run only this shard's runs (see shard.hpp)
-  bool progress = true;                          // progress line on stderr (only when it is a terminal)
+  SweepObserver* observer = nullptr;             // told of each completed run (the CLI's progress line)
   std::optional<std::filesystem::path> output;   // overrides the protocol's "output" (and a shard's default name)
   std::int64_t stop_after = -1;                  // stop (as if interrupted) after this many new runs
   const std::atomic<bool>* interrupt = nullptr;  // set by a signal handler: finish in-flight runs and stop

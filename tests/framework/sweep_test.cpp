@@ -6,7 +6,7 @@
 #include "hdf5.hpp"
 #include "orchestrator.hpp"
 #include "profile_print.hpp"
-#include "progress.hpp"
+#include "progress_line.hpp"
 #include "summary.hpp"
 #include "summary_print.hpp"
 #include "support.hpp"
@@ -66,8 +66,7 @@ class Sweep : public ::testing::Test {
   SweepOptions options_for(const std::string& name, int threads) {
     SweepOptions options;
     options.threads = threads;
-    options.progress = false;
-    options.output = dir.path() / name;
+      options.output = dir.path() / name;
     return options;
   }
   SweepResult run(const std::string& name, int threads, std::int64_t stop_after = -1, bool force = false) {

@@ -1,5 +1,5 @@
-// A sweep's progress line.
-#include "progress.hpp"
+// glimpse run's progress line.
+#include "progress_line.hpp"
 
 #include <unistd.h>
 
@@ -13,26 +13,29 @@
 namespace glimpse {
 using Clock = std::chrono::steady_clock;
 
-Progress::Progress(bool enabled, std::int64_t total, std::int64_t already_complete, SelectionRule selection)
-    : runs_done(already_complete),
-      enabled_(enabled),
-      terminal_(::isatty(STDERR_FILENO) != 0),
-      total_(total),
-      already_complete_(already_complete),
-      selection_(std::move(selection)) {
-  if (enabled_) thread_ = std::jthread([this](std::stop_token stop) { loop(stop); });
+ProgressLine::ProgressLine(SelectionRule selection)
+    : terminal_(::isatty(STDERR_FILENO) != 0), selection_(std::move(selection)) {}
+
+ProgressLine::~ProgressLine() { end(); }
+
+void ProgressLine::end() {
+  if (!thread_.joinable()) return;
+  thread_.request_stop();
+  thread_.join();
+  if (terminal_) std::fprintf(stderr, "\r\033[K");
 }
 
-Progress::~Progress() {
-  if (enabled_) {
-    thread_.request_stop();
-    thread_.join();
-    if (terminal_) std::fprintf(stderr, "\r\033[K");
-  }
+void ProgressLine::begin(std::int64_t total, std::int64_t already_complete,
+                         const std::atomic<std::int64_t>& rounds_played) {
+  total_ = total;
+  already_complete_ = already_complete;
+  runs_done_ = already_complete;
+  rounds_played_ = &rounds_played;
+  thread_ = std::jthread([this](std::stop_token stop) { loop(stop); });
 }
 
-void Progress::record(const RunRecord& run) {
-  if (!enabled_) return;
+void ProgressLine::run_completed(const RunRecord& run) {
+  ++runs_done_;
   for (const auto& [name, value] : run.scalars)
     if (name == selection_.metric && std::isfinite(value)) {
       std::lock_guard lock(mutex_);
@@ -43,7 +46,7 @@ void Progress::record(const RunRecord& run) {
     }
 }
 
-std::string Progress::best_so_far() {
+std::string ProgressLine::best_so_far() {
   std::lock_guard lock(mutex_);
   std::string text;
   for (const auto& [label, points] : points_[latest_dataset_]) {
@@ -57,7 +60,7 @@ std::string Progress::best_so_far() {
   return text.empty() ? text : " | " + latest_dataset_ + " best " + selection_.metric + ":" + text;
 }
 
-void Progress::loop(const std::stop_token& stop) {
+void ProgressLine::loop(const std::stop_token& stop) {
   const auto start = Clock::now();
   auto last_line = start;
   while (!stop.stop_requested()) {
@@ -66,9 +69,9 @@ void Progress::loop(const std::stop_token& stop) {
     if (!terminal_ && now - last_line < std::chrono::seconds(30)) continue;
     last_line = now;
     const double elapsed = std::chrono::duration<double>(now - start).count();
-    const auto done = runs_done.load();
+    const auto done = runs_done_.load();
     // Batch fits count no rounds: their rate is in runs.
-    const auto rounds = rounds_done.load();
+    const auto rounds = rounds_played_->load();
     const double rate = static_cast<double>(rounds > 0 ? rounds : done - already_complete_) / std::max(elapsed, 1e-9);
     const double eta = eta_seconds(elapsed, done, already_complete_, total_);
     std::fprintf(stderr, "%sruns %lld/%lld | %.3g %s/s | ETA %s%s%s", terminal_ ? "\r\033[K" : "",
