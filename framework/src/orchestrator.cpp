@@ -163,6 +163,7 @@ class Sweep {
   // With a dispatcher, the coordinator owns the output; helpers only write parts beside it once it is ready.
   RunDispatcher* const dispatcher_;
   const bool helper_;
+  SweepObserver* const observer_;  // options.observer, except in a helper process (the coordinator tells it)
   std::optional<TraceStore> store_;
   std::vector<const RunSpec*> pending_;
   std::atomic<std::size_t> next_pending_{0};
@@ -182,6 +183,7 @@ Sweep::Sweep(const Protocol& protocol, const SweepOptions& options)
       plan_(plan_sweep(protocol)),
       dispatcher_(options.dispatcher),
       helper_(options.dispatcher && !options.dispatcher->coordinator()),
+      observer_(helper_ ? nullptr : options.observer),
       interrupted_([this] {
         return stop_requested_.load(std::memory_order_relaxed) ||
                (options_.interrupt && options_.interrupt->load(std::memory_order_relaxed));
@@ -253,11 +255,10 @@ SweepResult Sweep::run() {
     store_.emplace(result_.output, protocol_, TraceStore::Helper{});
     store_->compact_rounds(options_.compact_traces);
   }
-  SweepObserver* const observer = helper_ ? nullptr : options_.observer;
-  if (observer) observer->begin(result_.total_runs, result_.already_complete, rounds_played_);
+  if (observer_) observer_->begin(result_.total_runs, result_.already_complete, rounds_played_);
   {
     // The observer reads rounds_played_ until end(), which must come before this sweep is gone, even on a throw.
-    const std::unique_ptr<SweepObserver, void (*)(SweepObserver*)> ending(observer, [](SweepObserver* o) { o->end(); });
+    const std::unique_ptr<SweepObserver, void (*)(SweepObserver*)> ending(observer_, [](SweepObserver* o) { o->end(); });
     run_workers();
   }
   result_.completed_now = completed_;
@@ -315,7 +316,7 @@ bool Sweep::execute(const RunSpec& run) {
     return false;
   }
   store_->write(record);
-  if (options_.observer && !helper_) options_.observer->run_completed(record);
+  if (observer_) observer_->run_completed(record);
   if (options_.profile && profile.rounds > 0) add_profile(record, profile);
   return true;
 }
