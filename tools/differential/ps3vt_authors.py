@@ -77,8 +77,7 @@ def mean_std(values):
     return f"{100 * statistics.mean(values):.2f} ({100 * statistics.stdev(values):.2f})"
 
 
-def authors_side(args, work):
-    x, y = scaled_rows(args.dataset, args.cache)
+def authors_side(args, x, y, work):
     rows = os.path.join(work, "rows.csv")
     np.savetxt(rows, np.column_stack([y, x]), delimiter=",", fmt="%.17g")
     driver = os.path.join(work, "driver.m")
@@ -93,9 +92,8 @@ def authors_side(args, work):
     return [float(v) for v in found["finals"].split()], [float(v) for v in found["reported"].split()]
 
 
-def glimpse_side(args, work):
+def glimpse_side(args, x, y, work):
     # Their tail_start is ceil(0.5 min(K, d)); glimpse's theta rounds f min(K, d) down, so f is set to land on it.
-    x, y = scaled_rows(args.dataset, args.cache)
     rank = min(x.shape[1], len(np.unique(y)))
     theta = (math.ceil(0.5 * rank) + 0.5) / rank if math.ceil(0.5 * rank) < rank else 1.0
     params = {"variant": args.variant, "tau_A": args.tau_a, "mu": args.mu, "radius": 0, "schedule": "decaying",
@@ -130,9 +128,10 @@ def main():
     parser.add_argument("--splits", type=int, default=30)
     parser.add_argument("--seed", type=int, default=0, help="Octave's generator seed")
     args = parser.parse_args()
+    x, y = scaled_rows(args.dataset, args.cache)
     with tempfile.TemporaryDirectory() as work:
-        finals, reported = authors_side(args, work)
-        ours = glimpse_side(args, work)
+        finals, reported = authors_side(args, x, y, work)
+        ours = glimpse_side(args, x, y, work)
     print(f"{args.dataset} {args.variant} mu={args.mu:g} tau_A={args.tau_a:g}"
           + (f" tau_S={args.tau_s:g}" if args.variant == "lrc_mc" else "") + f", {args.splits} splits, test error %:")
     print(f"  authors' code, final iterate:           {mean_std(finals)}")
