@@ -26,20 +26,44 @@ class Copa final : public glimpse::LinearLearner<T> {
                        glimpse::ParamSpec::real("delta", "1/(K-1)", "margin Delta of the per-class losses")
                            .above(0)
                            .into(&Copa::delta_),
+                       glimpse::ParamSpec::choice("class_weights", "none", {"none", "inverse_frequency"},
+                                                  "none: C on every round (the supplement); inverse_frequency: "
+                                                  "C t / (K n_y), n_y the labels of class y seen in t rounds (a "
+                                                  "reading of the main paper's class-normalised confusion, not in "
+                                                  "the supplement)")
+                           .into(&Copa::class_weights_),
                        glimpse::precision_param()},
             .accepts = {glimpse::FeedbackKind::label}};
   }
 
   void learn(const glimpse::Instance& x, const glimpse::Prediction&, const glimpse::Feedback& feedback) override {
     const std::int32_t y = glimpse::full_label(feedback);
-    if (y < 0 || !step_.compute(model_.scores(), y, x.squared_norm(), c_, delta_)) return;
+    if (y < 0) return;
+    if (!step_.compute(model_.scores(), y, x.squared_norm(), c_ * class_weight(y), delta_)) return;
     model_.add_to_rows(step_.coefficients(), x);
   }
-  void reset_state(const glimpse::ProblemShape& shape, std::uint64_t) override { step_.reset(shape.K); }
+  void reset_state(const glimpse::ProblemShape& shape, std::uint64_t) override {
+    step_.reset(shape.K);
+    labels_seen_.assign(shape.K, 0);
+    rounds_seen_ = 0;
+  }
 
  private:
+  enum class ClassWeights { none, inverse_frequency };
+
+  // Counts this round's label first, so the weight is finite and a class seen for the first time gets t / K.
+  double class_weight(std::int32_t y) {
+    if (class_weights_ == ClassWeights::none) return 1;
+    ++rounds_seen_;
+    ++labels_seen_[y];
+    return static_cast<double>(rounds_seen_) / (static_cast<double>(labels_seen_.size()) * labels_seen_[y]);
+  }
+
   using glimpse::LinearLearner<T>::model_;
   double c_ = 1, delta_ = 1;
+  ClassWeights class_weights_ = ClassWeights::none;
+  std::vector<std::int64_t> labels_seen_;
+  std::int64_t rounds_seen_ = 0;
   glimpse::algorithms::CopaStep step_;
 };
 

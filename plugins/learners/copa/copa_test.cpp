@@ -159,5 +159,34 @@ TEST(Copa, WeightsSumToZeroAfterEveryRoundAndDeltaDefaultsToOneOverKMinusOne) {
   for (int q : {0, 1, 3}) EXPECT_NEAR(pred.scores[q], -1.0 / 15, 1e-15);
 }
 
+TEST(Copa, InverseFrequencyClassWeightsScaleCByRoundsOverKTimesTheLabelsCount) {
+  const ProblemShape shape{100, 5, 4};
+  auto learner = make<Learner>("copa", {{"precision", "double"}, {"class_weights", "inverse_frequency"}}, &shape);
+  learner->reset(shape, 1);
+  Prediction pred;
+  pred.scores.resize(4);
+  const DenseRow e0({1, 0, 0, 0, 0}), e1({0, 1, 0, 0, 0});
+  // Round 1, class 2: C = 1 * 1/(4*1) = 1/4, kappa = 5, l_q = 1/3 on the three wrong classes, I* = 3:
+  // s = 4/(20-3) = 4/17, alpha = (1/3 + 1/17)/5 = 4/51, wrong classes move by -(4/51 - 1/17) = -1/51, class 2 by 1/17.
+  learner->predict(e0.view(), pred);
+  learner->learn(e0.view(), pred, LabelFeedback{2});
+  learner->predict(e0.view(), pred);
+  EXPECT_NEAR(pred.scores[2], 1.0 / 17, 1e-15);
+  for (int q : {0, 1, 3}) EXPECT_NEAR(pred.scores[q], -1.0 / 51, 1e-15);
+  // Round 2, class 0 on an orthogonal row: C = 2/(4*1) = 1/2, kappa = 3, s = 4/(12-3) = 4/9,
+  // alpha = (1/3 + 1/9)/3 = 4/27, wrong classes move by -(4/27 - 1/9) = -1/27, class 0 by 1/9.
+  learner->predict(e1.view(), pred);
+  learner->learn(e1.view(), pred, LabelFeedback{0});
+  learner->predict(e1.view(), pred);
+  EXPECT_NEAR(pred.scores[0], 1.0 / 9, 1e-15);
+  for (int q : {1, 2, 3}) EXPECT_NEAR(pred.scores[q], -1.0 / 27, 1e-15);
+  // reset forgets the counts: round 1 again gives C = 1/4.
+  learner->reset(shape, 1);
+  learner->predict(e0.view(), pred);
+  learner->learn(e0.view(), pred, LabelFeedback{2});
+  learner->predict(e0.view(), pred);
+  EXPECT_NEAR(pred.scores[2], 1.0 / 17, 1e-15);
+}
+
 }  // namespace
 }  // namespace glimpse::test
