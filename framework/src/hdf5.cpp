@@ -289,15 +289,16 @@ std::vector<std::string> attribute_names(const Handle& object) {
 template <class T>
 void write_vector(const Handle& parent, const std::string& name, std::span<const T> values) {
   const hsize_t size = values.size();
-  const hsize_t max_size = H5S_UNLIMITED;
-  const Handle space(check(H5Screate_simple(1, &size, &max_size), "creating a dataspace"));
+  const Handle space(check(H5Screate_simple(1, &size, nullptr), "creating a dataspace"));
   const Handle properties(check(H5Pcreate(H5P_DATASET_CREATE), "creating dataset properties"));
-  // Chunks of up to 64 Ki entries: large enough to compress well, small enough to read a window.
-  const hsize_t chunk = std::max<hsize_t>(1, std::min<hsize_t>(size, 65536));
-  check_status(H5Pset_chunk(properties.id(), 1, &chunk), "setting the chunk size");
   // Deflated from 64 KiB up only: a run's curve of a few hundred points cost more to deflate and inflate (zlib sets
   // up some 256 KiB of state each time) than the few kB it saved, 0.03 s of a 200-run sweep's 1.6 s (issue #31).
+  // Below that the array is stored in one piece (contiguous): a chunked one adds an index of about 2 kB, more than
+  // a short curve's values.
   if (size * sizeof(T) >= 65536) {
+    // Chunks of up to 64 Ki entries: large enough to compress well, small enough to read a window.
+    const hsize_t chunk = std::min<hsize_t>(size, 65536);
+    check_status(H5Pset_chunk(properties.id(), 1, &chunk), "setting the chunk size");
     if (sizeof(T) > 1) check_status(H5Pset_shuffle(properties.id()), "enabling shuffle");
     // Level 1: on per-round arrays level 4 made the file 3% smaller for 1.6x the compression time.
     check_status(H5Pset_deflate(properties.id(), 1), "enabling deflate");
