@@ -125,7 +125,8 @@ def protocol_inputs(text, glimpse):
 
 def quick_protocol(protocol, quick, paper_dir):
     """The --quick form: the quick seeds, each dataset cut to a stratified share of its rows per seed (and draws
-    with replacement to that share of their rounds). It is
+    with replacement to that share of their rounds), and with "max_grid_values" N every grid list longer than N cut
+    to N values spread from its first to its last (the paper's full grids in minutes). It is
     written elsewhere, so a parameter naming a file beside the protocol becomes that file's absolute path."""
     def absolute(value, in_params=False):
         if isinstance(value, dict):
@@ -145,6 +146,12 @@ def quick_protocol(protocol, quick, paper_dir):
             cut = {"name": "split", "params": {"keep": "test", "test_fraction": share}}
             for part in [dataset] + ([dataset["test"]] if isinstance(dataset.get("test"), dict) else []):
                 part["transforms"] = [cut] + part.get("transforms", [])
+    if "max_grid_values" in quick:
+        keep = max(2, quick["max_grid_values"])
+        for learner in protocol.get("learners", []):
+            for name, values in learner.get("grid", {}).items():
+                if len(values) > keep:
+                    learner["grid"][name] = [values[round(i * (len(values) - 1) / (keep - 1))] for i in range(keep)]
     if "rounds" in protocol:  # draws with replacement: as many fewer rounds as rows
         protocol["rounds"] = max(1, round(protocol["rounds"] * quick.get("keep_fraction", 1.0)))
     protocol["name"] = protocol.get("name", "protocol") + "_quick"

@@ -64,6 +64,9 @@ grep -q "toy_table.h5: made with other inputs (banditron revision 0 -> 1): start
 grep -q "^\*\*--quick\*\*" runs/reproduce/quick/toy/toy.md
 /usr/bin/python3 -c "import json, sys; sys.exit(json.load(open(sys.argv[1]))['seeds'] != [0, 1, 2])" \
   runs/reproduce/quick/toy/toy_table.json
+# max_grid_values 2 keeps a grid's first and last values.
+/usr/bin/python3 -c "import json, sys; sys.exit(json.load(open(sys.argv[1]))['learners'][0]['grid'] != {'beta': [0.05, 0.9]})" \
+  runs/reproduce/quick/toy/toy_sensitivity.json
 
 set +e; out=$("$GLIMPSE" reproduce nosuch 2>&1); status=$?; set -e
 [ "$status" = 2 ] && grep -q "unknown paper 'nosuch'; .*/protocols has: toy" <<< "$out"
