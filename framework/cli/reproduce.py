@@ -314,6 +314,23 @@ def list_papers(root, glimpse, strict):
 
 # ---------------------------------------------------------------- running
 
+def why_not_adopted(glimpse, protocol_file, output, inputs):
+    """Why a trace file that glimpse reproduce did not make (no FILE.inputs.json beside it: the page's command run by
+    hand) cannot be resumed: None when `glimpse status` finds it is this protocol's and every run it holds was made
+    by the learner revisions of today's plugins."""
+    import h5py
+    status = subprocess.run([glimpse.executable, "status", str(protocol_file), str(output)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if status.returncode not in (0, 3):
+        return "not this protocol's trace (" + status.stderr.strip().removeprefix("glimpse: error: ") + ")"
+    with h5py.File(output, "r") as f:
+        made = {(str(run.attrs["learner"]), int(run.attrs.get("learner_revision", -1))) for run in f["runs"].values()}
+    for learner, revision in sorted(made):
+        if inputs["revisions"].get(learner) != revision:
+            return f"its runs of {learner} were made at revision {revision}, now {inputs['revisions'].get(learner)}"
+    return None
+
+
 def run_protocols(root, paper_id, paper, glimpse, args):
     paper_dir = root / "protocols" / paper_id
     runs_dir = runs_folder(root, paper_id, args)
@@ -355,8 +372,14 @@ def run_protocols(root, paper_id, paper, glimpse, args):
             command.append("--force")
             spent = 0.0
         elif output.exists() and not sidecar.exists():
-            command.append("--force")
-            spent = 0.0
+            why = why_not_adopted(glimpse, source_file, output, inputs)
+            if why:
+                print(f"{output}: {why}: starting afresh", file=sys.stderr)
+                command.append("--force")
+                spent = 0.0
+            else:
+                print(f"{output}: made by 'glimpse run' of this protocol with these plugin revisions: resuming it",
+                      file=sys.stderr)
         sidecar.write_text(json.dumps(inputs) + "\n")
         print("$ " + " ".join(command), file=sys.stderr)
         start = time.monotonic()

@@ -27,6 +27,12 @@ done
 grep -q "^| toy_table.json | \`glimpse run protocols/toy/toy_table.json -o runs/reproduce/full/toy/toy_table.h5\` | " $page
 tail -1 $page | grep -q '^<!-- glimpse-reproduce {.*"toy_table.json": {"protocol": "[0-9a-f]*", "revisions": {.*"cspa": 1'
 
+# A trace made by the page's own command run by hand (no inputs record beside it) is resumed, not run afresh.
+rm runs/reproduce/full/toy/toy_table.inputs.json
+"$GLIMPSE" reproduce toy 2> adopt.txt
+grep -q "toy_table.h5: made by 'glimpse run' of this protocol with these plugin revisions: resuming it" adopt.txt
+! grep -q -- "--force" adopt.txt
+
 # --strict: the unexplained cells make it fail, naming them; explained, it passes (no new runs: --page-only).
 set +e; "$GLIMPSE" reproduce toy --page-only --strict 2> strict.txt; status=$?; set -e
 [ "$status" = 1 ] && grep -q "unexplained: table1/easy/cspa, table1/easy/banditron" strict.txt
