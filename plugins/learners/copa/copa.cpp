@@ -56,14 +56,14 @@ class Copa final : public glimpse::LinearLearner<T> {
     if (class_weights_ == ClassWeights::none) return 1;
     ++rounds_seen_;
     ++labels_seen_[y];
-    return static_cast<double>(rounds_seen_) / (static_cast<double>(labels_seen_.size()) * labels_seen_[y]);
+    return rounds_seen_ / (static_cast<double>(labels_seen_.size()) * labels_seen_[y]);
   }
 
   using glimpse::LinearLearner<T>::model_;
   double c_ = 1, delta_ = 1;
   ClassWeights class_weights_ = ClassWeights::none;
-  std::vector<std::int64_t> labels_seen_;
-  std::int64_t rounds_seen_ = 0;
+  std::vector<double> labels_seen_;  // counts, held as doubles (exact up to 2^53) for the ratio
+  double rounds_seen_ = 0;
   glimpse::algorithms::CopaStep step_;
 };
 
