@@ -26,7 +26,7 @@ class Containment : public ::testing::Test {
   SweepResult run(bool fail_fast = false, std::ostream* log = nullptr) {
     SweepOptions options;
     options.threads = 2;
-      options.output = dir.path() / "f.h5";
+    options.output = dir.path() / "f.h5";
     options.fail_fast = fail_fast;
     options.log = log;
     return run_sweep(protocol, options);

@@ -66,7 +66,7 @@ class Sweep : public ::testing::Test {
   SweepOptions options_for(const std::string& name, int threads) {
     SweepOptions options;
     options.threads = threads;
-      options.output = dir.path() / name;
+    options.output = dir.path() / name;
     return options;
   }
   SweepResult run(const std::string& name, int threads, std::int64_t stop_after = -1, bool force = false) {
