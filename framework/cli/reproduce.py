@@ -104,6 +104,14 @@ class Glimpse:
         return {line.split()[0] for line in out.stdout.splitlines()[2:] if len(line.split()) > 1 and
                 line.split()[1] == "yes"}
 
+    def status_error(self, protocol_file, trace_file):
+        """`glimpse status`'s complaint when trace_file is not protocol_file's trace, else None."""
+        out = subprocess.run([self.executable, "status", str(protocol_file), str(trace_file)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if out.returncode in (0, 3):
+            return None
+        return out.stderr.strip().removeprefix("glimpse: error: ") or f"glimpse status exited {out.returncode}"
+
     def version(self):
         out = subprocess.run([self.executable, "--version"], capture_output=True, text=True, check=True)
         return out.stdout.strip()
@@ -319,10 +327,9 @@ def why_not_adopted(glimpse, protocol_file, output, inputs):
     hand) cannot be resumed: None when `glimpse status` finds it is this protocol's and every run it holds was made
     by the learner revisions of today's plugins."""
     import h5py
-    status = subprocess.run([glimpse.executable, "status", str(protocol_file), str(output)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    if status.returncode not in (0, 3):
-        return "not this protocol's trace (" + status.stderr.strip().removeprefix("glimpse: error: ") + ")"
+    complaint = glimpse.status_error(protocol_file, output)
+    if complaint:
+        return f"not this protocol's trace ({complaint})"
     with h5py.File(output, "r") as f:
         made = {(str(run.attrs["learner"]), int(run.attrs.get("learner_revision", -1))) for run in f["runs"].values()}
     for learner, revision in sorted(made):
