@@ -42,7 +42,7 @@ chmod +x bin/sbatch
 export PATH="$work/bin:$PATH" GLIMPSE
 cat > sweep.json <<'JSON'
 {"name": "arrays",
- "datasets": [{"source": "gaussians", "params": {"n_per_class": 30000, "sigma": 0.3}},
+ "datasets": [{"source": "gaussians", "params": {"n_per_class": 60000, "sigma": 0.3}},
               {"name": "small", "source": "gaussians", "params": {"n_per_class": 500, "sigma": 0.5}}],
  "oracle": {"name": "bandit"},
  "learners": [{"name": "cspa", "grid": {"beta": [0.05, 0.3]}}, {"name": "banditron"}, {"name": "perceptron", "oracle": {"name": "full"}}],

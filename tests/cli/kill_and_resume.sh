@@ -8,7 +8,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 cat > sweep.json <<'JSON'
 {"name": "killme",
- "datasets": [{"source": "gaussians", "params": {"n_per_class": 20000, "sigma": 0.3}}],
+ "datasets": [{"source": "gaussians", "params": {"n_per_class": 60000, "sigma": 0.3}}],
  "oracle": {"name": "full"},
  "learners": [{"name": "perceptron", "grid": {"eta": [0.1, 0.5, 1]}}, {"name": "spa"}],
  "metrics": [{"name": "online_accuracy"}, {"name": "mistakes"}],

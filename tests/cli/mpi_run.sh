@@ -9,7 +9,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 cat > sweep.json <<'JSON'
 {"name": "ranks",
- "datasets": [{"source": "gaussians", "params": {"n_per_class": 20000, "sigma": 0.3}},
+ "datasets": [{"source": "gaussians", "params": {"n_per_class": 100000, "sigma": 0.3}},
               {"name": "small", "source": "gaussians", "params": {"n_per_class": 300, "sigma": 0.5}}],
  "oracle": {"name": "bandit"},
  "learners": [{"name": "cspa", "grid": {"beta": [0.05, 0.3]}}, {"name": "banditron"}],
