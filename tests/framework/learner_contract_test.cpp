@@ -145,8 +145,10 @@ TEST(LearnerContract, ArithmeticMatchesTheGoldenFingerprintOfItsRevision) {
           "; if intended, bump its PluginSpec::revision, then record it with "
           "GLIMPSE_UPDATE_GOLDEN=1 build/bin/glimpse_tests --gtest_filter='LearnerContract.*' and "
           "regenerate the results pages that use it (glimpse reproduce --list)";
-      if (it == recorded.end()) {
-        ADD_FAILURE() << name << ": no golden fingerprint in " << golden_file << how;
+      if (it == recorded.end()) {  // a new learner (or variant): nothing to bump, only to record
+        ADD_FAILURE() << name << ": no golden fingerprint in " << golden_file
+                      << "; once its numbers are what you want, record it with GLIMPSE_UPDATE_GOLDEN=1 "
+                         "build/bin/glimpse_tests --gtest_filter='LearnerContract.*'";
       } else if (it->second.first != plugin->spec->revision) {
         ADD_FAILURE() << name << ": revision " << plugin->spec->revision << " but " << golden_file
                       << " records revision " << it->second.first << how;
