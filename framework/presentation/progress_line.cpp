@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "summary.hpp"
+#include "text_table.hpp"
 
 namespace glimpse {
 using Clock = std::chrono::steady_clock;

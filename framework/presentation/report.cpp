@@ -10,6 +10,7 @@
 #include "glimpse/random.hpp"
 #include "summary.hpp"
 #include "table_export.hpp"
+#include "text_table.hpp"
 
 namespace glimpse {
 

@@ -1,7 +1,8 @@
-// TextTable.
+// TextTable and format_metric.
 #include "text_table.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace glimpse {
 
@@ -24,6 +25,16 @@ void TextTable::print(std::ostream& out) const {
   for (auto w : widths) total += w + 2;
   out << std::string(total > 2 ? total - 2 : 0, '-') << '\n';
   for (const auto& row : rows_) line(row);
+}
+
+std::string format_metric(const std::string& metric, double value, bool spread) {
+  char buffer[32];
+  const bool fraction = metric.find("accuracy") != std::string::npos || metric.find("rate") != std::string::npos;
+  if (fraction)
+    std::snprintf(buffer, sizeof buffer, spread ? "%.1f" : "%.1f%%", 100 * value);
+  else
+    std::snprintf(buffer, sizeof buffer, spread ? "%.3g" : "%.4g", value);
+  return buffer;
 }
 
 }  // namespace glimpse

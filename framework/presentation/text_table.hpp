@@ -1,4 +1,4 @@
-// Aligned plain-text tables for the terminal.
+// Aligned plain-text tables for the terminal, and how a metric's value is written in them.
 #pragma once
 
 #include <ostream>
@@ -17,5 +17,9 @@ class TextTable {
   std::vector<std::string> header_;
   std::vector<std::vector<std::string>> rows_;
 };
+
+// A metric's value as reports show it: percentages for accuracies and rates ("82.5%", spread "1.3"), else 4
+// significant digits (spread: 3).
+std::string format_metric(const std::string& metric, double value, bool spread);
 
 }  // namespace glimpse

@@ -39,50 +39,22 @@ herr_t collect(unsigned, const H5E_error2_t* error, void* out) {
   throw Error("HDF5: " + what + (stack.empty() ? "" : " (" + stack + ")"));
 }
 
-
+// T's HDF5 types: in memory (native) and on disk (little-endian, so files read the same on any machine).
 template <class T>
-hid_t native_type();
-template <>
-hid_t native_type<std::int32_t>() {
-  return H5T_NATIVE_INT32;
-}
-template <>
-hid_t native_type<std::int64_t>() {
-  return H5T_NATIVE_INT64;
-}
-template <>
-hid_t native_type<std::uint8_t>() {
-  return H5T_NATIVE_UINT8;
-}
-template <>
-hid_t native_type<double>() {
-  return H5T_NATIVE_DOUBLE;
-}
-template <>
-hid_t native_type<float>() {
-  return H5T_NATIVE_FLOAT;
+hid_t native_type() {
+  if constexpr (std::is_same_v<T, std::int32_t>) return H5T_NATIVE_INT32;
+  if constexpr (std::is_same_v<T, std::int64_t>) return H5T_NATIVE_INT64;
+  if constexpr (std::is_same_v<T, std::uint8_t>) return H5T_NATIVE_UINT8;
+  if constexpr (std::is_same_v<T, double>) return H5T_NATIVE_DOUBLE;
+  if constexpr (std::is_same_v<T, float>) return H5T_NATIVE_FLOAT;
 }
 template <class T>
-hid_t file_type();
-template <>
-hid_t file_type<std::int32_t>() {
-  return H5T_STD_I32LE;
-}
-template <>
-hid_t file_type<std::int64_t>() {
-  return H5T_STD_I64LE;
-}
-template <>
-hid_t file_type<std::uint8_t>() {
-  return H5T_STD_U8LE;
-}
-template <>
-hid_t file_type<double>() {
-  return H5T_IEEE_F64LE;
-}
-template <>
-hid_t file_type<float>() {
-  return H5T_IEEE_F32LE;
+hid_t file_type() {
+  if constexpr (std::is_same_v<T, std::int32_t>) return H5T_STD_I32LE;
+  if constexpr (std::is_same_v<T, std::int64_t>) return H5T_STD_I64LE;
+  if constexpr (std::is_same_v<T, std::uint8_t>) return H5T_STD_U8LE;
+  if constexpr (std::is_same_v<T, double>) return H5T_IEEE_F64LE;
+  if constexpr (std::is_same_v<T, float>) return H5T_IEEE_F32LE;
 }
 
 Handle scalar_space() { return Handle(check(H5Screate(H5S_SCALAR), "creating a scalar dataspace")); }
@@ -286,18 +258,20 @@ std::vector<std::string> attribute_names(const Handle& object) {
   return names;
 }
 
+namespace {
+// A `rank`-dimensional array of T (rank 1 or 2). With `deflate_large`, one of 64 KiB or more is chunked and deflated.
 template <class T>
-void write_vector(const Handle& parent, const std::string& name, std::span<const T> values) {
-  const hsize_t size = values.size();
-  const Handle space(check(H5Screate_simple(1, &size, nullptr), "creating a dataspace"));
+void write_array(const Handle& parent, const std::string& name, std::span<const T> values, int rank,
+                 const hsize_t* dims, bool deflate_large) {
+  const Handle space(check(H5Screate_simple(rank, dims, nullptr), "creating a dataspace"));
   const Handle properties(check(H5Pcreate(H5P_DATASET_CREATE), "creating dataset properties"));
   // Deflated from 64 KiB up only: a run's curve of a few hundred points cost more to deflate and inflate (zlib sets
   // up some 256 KiB of state each time) than the few kB it saved, 0.03 s of a 200-run sweep's 1.6 s (issue #31).
   // Below that the array is stored in one piece (contiguous): a chunked one adds an index of about 2 kB, more than
   // a short curve's values.
-  if (size * sizeof(T) >= 65536) {
+  if (deflate_large && values.size() * sizeof(T) >= 65536) {
     // Chunks of up to 64 Ki entries: large enough to compress well, small enough to read a window.
-    const hsize_t chunk = std::min<hsize_t>(size, 65536);
+    const hsize_t chunk = std::min<hsize_t>(values.size(), 65536);
     check_status(H5Pset_chunk(properties.id(), 1, &chunk), "setting the chunk size");
     if (sizeof(T) > 1) check_status(H5Pset_shuffle(properties.id()), "enabling shuffle");
     // Level 1: on per-round arrays level 4 made the file 3% smaller for 1.6x the compression time.
@@ -306,23 +280,47 @@ void write_vector(const Handle& parent, const std::string& name, std::span<const
   const Handle dataset(check(
       H5Dcreate2(parent.id(), name.c_str(), file_type<T>(), space.id(), H5P_DEFAULT, properties.id(), H5P_DEFAULT),
       "creating dataset '" + name + "'"));
-  if (size > 0)
+  if (!values.empty())
     check_status(H5Dwrite(dataset.id(), native_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
                  "writing dataset '" + name + "'");
 }
 
+// A `rank`-dimensional array of T, its extents into `dims`; Error when the dataset has another rank.
 template <class T>
-std::vector<T> read_vector(const Handle& parent, const std::string& name) {
+std::vector<T> read_array(const Handle& parent, const std::string& name, int rank, hsize_t* dims) {
   const Handle dataset(check(H5Dopen2(parent.id(), name.c_str(), H5P_DEFAULT), "opening dataset '" + name + "'"));
   const Handle space(check(H5Dget_space(dataset.id()), "reading the shape of '" + name + "'"));
-  if (H5Sget_simple_extent_ndims(space.id()) != 1) throw Error("HDF5: dataset '" + name + "' is not 1-D");
-  hsize_t size = 0;
-  H5Sget_simple_extent_dims(space.id(), &size, nullptr);
-  std::vector<T> values(size);
-  if (size > 0)
+  if (H5Sget_simple_extent_ndims(space.id()) != rank)
+    throw Error("HDF5: dataset '" + name + "' is not " + std::to_string(rank) + "-D");
+  H5Sget_simple_extent_dims(space.id(), dims, nullptr);
+  std::vector<T> values(rank == 1 ? dims[0] : dims[0] * dims[1]);
+  if (!values.empty())
     check_status(H5Dread(dataset.id(), native_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
                  "reading dataset '" + name + "'");
   return values;
+}
+
+template <class T>
+std::vector<T> read_matrix_of(const Handle& parent, const std::string& name, std::int64_t& rows,
+                              std::int64_t& columns) {
+  hsize_t dims[2] = {0, 0};
+  std::vector<T> values = read_array<T>(parent, name, 2, dims);
+  rows = static_cast<std::int64_t>(dims[0]);
+  columns = static_cast<std::int64_t>(dims[1]);
+  return values;
+}
+}  // namespace
+
+template <class T>
+void write_vector(const Handle& parent, const std::string& name, std::span<const T> values) {
+  const hsize_t size = values.size();
+  write_array(parent, name, values, 1, &size, true);
+}
+
+template <class T>
+std::vector<T> read_vector(const Handle& parent, const std::string& name) {
+  hsize_t size = 0;
+  return read_array<T>(parent, name, 1, &size);
 }
 
 template void write_vector<std::int32_t>(const Handle&, const std::string&, std::span<const std::int32_t>);
@@ -336,45 +334,16 @@ template std::vector<std::uint8_t> read_vector<std::uint8_t>(const Handle&, cons
 template std::vector<float> read_vector<float>(const Handle&, const std::string&);
 template std::vector<double> read_vector<double>(const Handle&, const std::string&);
 
-namespace {
-template <class T>
-void write_matrix_of(const Handle& parent, const std::string& name, std::span<const T> values, std::int64_t rows,
-                     std::int64_t columns) {
-  const hsize_t dims[2] = {static_cast<hsize_t>(rows), static_cast<hsize_t>(columns)};
-  const Handle space(check(H5Screate_simple(2, dims, nullptr), "creating a dataspace"));
-  const hid_t file_type = std::is_same_v<T, float> ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
-  const Handle dataset(
-      check(H5Dcreate2(parent.id(), name.c_str(), file_type, space.id(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-            "creating dataset '" + name + "'"));
-  if (!values.empty())
-    check_status(H5Dwrite(dataset.id(), native_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
-                 "writing dataset '" + name + "'");
-}
-template <class T>
-std::vector<T> read_matrix_of(const Handle& parent, const std::string& name, std::int64_t& rows,
-                              std::int64_t& columns) {
-  const Handle dataset(check(H5Dopen2(parent.id(), name.c_str(), H5P_DEFAULT), "opening dataset '" + name + "'"));
-  const Handle space(check(H5Dget_space(dataset.id()), "reading the shape of '" + name + "'"));
-  if (H5Sget_simple_extent_ndims(space.id()) != 2) throw Error("HDF5: dataset '" + name + "' is not 2-D");
-  hsize_t dims[2] = {0, 0};
-  H5Sget_simple_extent_dims(space.id(), dims, nullptr);
-  rows = static_cast<std::int64_t>(dims[0]);
-  columns = static_cast<std::int64_t>(dims[1]);
-  std::vector<T> values(dims[0] * dims[1]);
-  if (!values.empty())
-    check_status(H5Dread(dataset.id(), native_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
-                 "reading dataset '" + name + "'");
-  return values;
-}
-}  // namespace
-
+// Matrices are stored in one piece, never chunked: a dataset cache's rows are memory-mapped where they lie.
 void write_matrix(const Handle& parent, const std::string& name, std::span<const float> values, std::int64_t rows,
                   std::int64_t columns) {
-  write_matrix_of(parent, name, values, rows, columns);
+  const hsize_t dims[2] = {static_cast<hsize_t>(rows), static_cast<hsize_t>(columns)};
+  write_array(parent, name, values, 2, dims, false);
 }
 void write_matrix(const Handle& parent, const std::string& name, std::span<const double> values, std::int64_t rows,
                   std::int64_t columns) {
-  write_matrix_of(parent, name, values, rows, columns);
+  const hsize_t dims[2] = {static_cast<hsize_t>(rows), static_cast<hsize_t>(columns)};
+  write_array(parent, name, values, 2, dims, false);
 }
 std::vector<float> read_matrix(const Handle& parent, const std::string& name, std::int64_t& rows,
                                std::int64_t& columns) {

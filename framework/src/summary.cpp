@@ -1,10 +1,9 @@
-// Run summaries: reading them back, the /summary table, and the selection-and-average report.
+// Run summaries: reading them back, the /summary and /curve_summary tables, and the selection of grid points.
 #include "summary.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <map>
 
@@ -245,16 +244,6 @@ void write_curve_summary(const h5::Handle& file, const std::vector<RunSummary>& 
         }
     }
   h5::write_table(file, "curve_summary", columns, rows);
-}
-
-std::string format_metric(const std::string& metric, double value, bool spread) {
-  char buffer[32];
-  const bool fraction = metric.find("accuracy") != std::string::npos || metric.find("rate") != std::string::npos;
-  if (fraction)
-    std::snprintf(buffer, sizeof buffer, spread ? "%.1f" : "%.1f%%", 100 * value);
-  else
-    std::snprintf(buffer, sizeof buffer, spread ? "%.3g" : "%.4g", value);
-  return buffer;
 }
 
 h5::Handle open_trace_file(const std::filesystem::path& path) {

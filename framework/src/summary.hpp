@@ -1,5 +1,5 @@
-// Reading runs back from a trace file, the /summary and /curve_summary tables, the selection of grid points, and
-// how a metric's value is shown (presentation/summary_print.hpp summarises and prints the report).
+// Reading runs back from a trace file, the /summary and /curve_summary tables and the selection of grid points
+// (presentation/summary_print.hpp summarises and prints the report).
 #pragma once
 
 #include <cstdint>
@@ -62,10 +62,6 @@ std::vector<SelectedRuns> select_runs(const std::vector<RunSummary>& runs, const
                                       bool maximize, bool every_grid_point = false, bool per_seed = false);
 // A run's final value of a metric; NaN when the run has none.
 double final_metric(const RunSummary& run, const std::string& name);
-
-// A metric's value as reports show it: percentages for accuracies and rates ("82.5%", spread "1.3"), else 4
-// significant digits (spread: 3).
-std::string format_metric(const std::string& metric, double value, bool spread);
 
 // Opens a trace file for reading; Error naming the file when it is missing, not HDF5 or not a glimpse trace.
 h5::Handle open_trace_file(const std::filesystem::path& path);
