@@ -38,6 +38,7 @@
 #include "summary_print.hpp"
 #include "table_export.hpp"
 #include "text_table.hpp"
+#include "merge_traces.hpp"
 #include "trace_store.hpp"
 
 #ifndef GLIMPSE_VERSION_STRING

@@ -10,6 +10,7 @@
 #include "summary.hpp"
 #include "summary_print.hpp"
 #include "support.hpp"
+#include "merge_traces.hpp"
 #include "trace_store.hpp"
 
 namespace glimpse::test {
