@@ -70,23 +70,8 @@ std::string format_number(double v) {
 }  // namespace
 
 std::string ParamSpec::type_name() const {
-  switch (type) {
-    case ParamType::real:
-      return "real";
-    case ParamType::integer:
-      return "integer";
-    case ParamType::boolean:
-      return "boolean";
-    case ParamType::choice:
-      return "choice";
-    case ParamType::text:
-      return "text";
-    case ParamType::path:
-      return "path";
-    case ParamType::learner:
-      return "learner";
-  }
-  return "unknown";
+  static constexpr const char* names[] = {"real", "integer", "boolean", "choice", "text", "path", "learner"};
+  return names[static_cast<std::size_t>(type)];  // in ParamType's order
 }
 
 std::string ParamSpec::expectation() const {
