@@ -24,6 +24,7 @@
 #include "embedded_quickstart.hpp"
 #include "glimpse/error.hpp"
 #include "installed_datasets.hpp"
+#include "merge_traces.hpp"
 #include "mpi_dispatcher.hpp"
 #include "new_plugin.hpp"
 #include "orchestrator.hpp"
@@ -38,7 +39,6 @@
 #include "summary_print.hpp"
 #include "table_export.hpp"
 #include "text_table.hpp"
-#include "merge_traces.hpp"
 #include "trace_store.hpp"
 
 #ifndef GLIMPSE_VERSION_STRING

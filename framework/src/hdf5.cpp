@@ -40,21 +40,16 @@ herr_t collect(unsigned, const H5E_error2_t* error, void* out) {
 }
 
 // T's HDF5 types: in memory (native) and on disk (little-endian, so files read the same on any machine).
+struct TypeIds {
+  hid_t native, file;
+};
 template <class T>
-hid_t native_type() {
-  if constexpr (std::is_same_v<T, std::int32_t>) return H5T_NATIVE_INT32;
-  if constexpr (std::is_same_v<T, std::int64_t>) return H5T_NATIVE_INT64;
-  if constexpr (std::is_same_v<T, std::uint8_t>) return H5T_NATIVE_UINT8;
-  if constexpr (std::is_same_v<T, double>) return H5T_NATIVE_DOUBLE;
-  if constexpr (std::is_same_v<T, float>) return H5T_NATIVE_FLOAT;
-}
-template <class T>
-hid_t file_type() {
-  if constexpr (std::is_same_v<T, std::int32_t>) return H5T_STD_I32LE;
-  if constexpr (std::is_same_v<T, std::int64_t>) return H5T_STD_I64LE;
-  if constexpr (std::is_same_v<T, std::uint8_t>) return H5T_STD_U8LE;
-  if constexpr (std::is_same_v<T, double>) return H5T_IEEE_F64LE;
-  if constexpr (std::is_same_v<T, float>) return H5T_IEEE_F32LE;
+TypeIds type_ids() {
+  if constexpr (std::is_same_v<T, std::int32_t>) return {H5T_NATIVE_INT32, H5T_STD_I32LE};
+  if constexpr (std::is_same_v<T, std::int64_t>) return {H5T_NATIVE_INT64, H5T_STD_I64LE};
+  if constexpr (std::is_same_v<T, std::uint8_t>) return {H5T_NATIVE_UINT8, H5T_STD_U8LE};
+  if constexpr (std::is_same_v<T, double>) return {H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE};
+  if constexpr (std::is_same_v<T, float>) return {H5T_NATIVE_FLOAT, H5T_IEEE_F32LE};
 }
 
 Handle scalar_space() { return Handle(check(H5Screate(H5S_SCALAR), "creating a scalar dataspace")); }
@@ -278,10 +273,10 @@ void write_array(const Handle& parent, const std::string& name, std::span<const 
     check_status(H5Pset_deflate(properties.id(), 1), "enabling deflate");
   }
   const Handle dataset(check(
-      H5Dcreate2(parent.id(), name.c_str(), file_type<T>(), space.id(), H5P_DEFAULT, properties.id(), H5P_DEFAULT),
+      H5Dcreate2(parent.id(), name.c_str(), type_ids<T>().file, space.id(), H5P_DEFAULT, properties.id(), H5P_DEFAULT),
       "creating dataset '" + name + "'"));
   if (!values.empty())
-    check_status(H5Dwrite(dataset.id(), native_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
+    check_status(H5Dwrite(dataset.id(), type_ids<T>().native, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
                  "writing dataset '" + name + "'");
 }
 
@@ -295,7 +290,7 @@ std::vector<T> read_array(const Handle& parent, const std::string& name, int ran
   H5Sget_simple_extent_dims(space.id(), dims, nullptr);
   std::vector<T> values(rank == 1 ? dims[0] : dims[0] * dims[1]);
   if (!values.empty())
-    check_status(H5Dread(dataset.id(), native_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
+    check_status(H5Dread(dataset.id(), type_ids<T>().native, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
                  "reading dataset '" + name + "'");
   return values;
 }

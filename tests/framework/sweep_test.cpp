@@ -4,13 +4,13 @@
 #include <set>
 
 #include "hdf5.hpp"
+#include "merge_traces.hpp"
 #include "orchestrator.hpp"
 #include "profile_print.hpp"
 #include "progress_line.hpp"
 #include "summary.hpp"
 #include "summary_print.hpp"
 #include "support.hpp"
-#include "merge_traces.hpp"
 #include "trace_store.hpp"
 
 namespace glimpse::test {
