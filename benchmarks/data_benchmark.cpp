@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "dataset_cache.hpp"
+#include "glimpse/dataset_file.hpp"
 #include "glimpse/glimpse.hpp"
 #include "param_resolution.hpp"
 #include "plugin_registry.hpp"

@@ -120,6 +120,14 @@ class TempDir {
 template <class F>
 std::string error_of(F&& f);
 
+// Fixture whose dataset cache ($GLIMPSE_DATA: installed datasets, prepared entries) is a fresh folder, dir/cache.
+class InFreshDatasetCache : public ::testing::Test {
+ protected:
+  TempDir dir;
+  void SetUp() override { ::setenv("GLIMPSE_DATA", (dir.path() / "cache").c_str(), 1); }
+  void TearDown() override { ::unsetenv("GLIMPSE_DATA"); }
+};
+
 // Fixture for reader tests: writes text to a file in a fresh folder and loads it with a data source.
 class ReaderTest : public ::testing::Test {
  protected:

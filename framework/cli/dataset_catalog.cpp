@@ -12,7 +12,7 @@
 #include <numeric>
 #include <sstream>
 
-#include "dataset_cache.hpp"
+#include "glimpse/dataset_file.hpp"
 #include "embedded_catalog.hpp"
 #include "glimpse/error.hpp"
 #include "glimpse/interfaces.hpp"

@@ -1,6 +1,6 @@
 // The installed datasets as `glimpse datasets` sees them: saving one with its origin (the Debian package it came
-// from), listing them, and the checksum and class counts an install checks against the catalog. Loading one by
-// name is the core's (dataset_cache.hpp).
+// from), listing them, and the checksum and class counts an install checks against the catalog. Their file format is
+// the core's (glimpse/dataset_file.hpp); a protocol loads them through the `installed` data source.
 #pragma once
 
 #include <cstdint>
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "dataset_cache.hpp"
+#include "glimpse/dataset_file.hpp"
 
 namespace glimpse {
 

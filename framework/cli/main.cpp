@@ -19,7 +19,7 @@
 #include <thread>
 #include <vector>
 
-#include "dataset_cache.hpp"
+#include "glimpse/dataset_file.hpp"
 #include "dataset_catalog.hpp"
 #include "embedded_quickstart.hpp"
 #include "glimpse/error.hpp"

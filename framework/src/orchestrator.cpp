@@ -361,7 +361,7 @@ bool Sweep::run_batch_split(const RunSpec& run, const Dataset& data, std::vector
   const std::shared_ptr<BatchSplitState> split = splits_.acquire(split_id, [&] {
     auto state = std::make_shared<BatchSplitState>();
     state->rows =
-        make_batch_split(data, split_rule(protocol_, dataset_use), split_key(run.seed, dataset_use.split_name()));
+        make_batch_split(data, split_rule(protocol_, dataset_use), split_key(run.seed, dataset_use.split_name));
     return state;
   });
   inputs.split = &split->rows;

@@ -50,6 +50,11 @@ void check_spec(const PluginSpec& spec, bool member = false) {
     throw Error("learner '" + spec.name + "' declares no feedback kind it accepts (and is no batch learner)");
   if (spec.kind == PluginKind::oracle && spec.produces == FeedbackKind::none)
     throw Error("oracle '" + spec.name + "' declares no feedback kind it produces");
+  if (spec.serves_dataset_names && (spec.kind != PluginKind::data_source ||
+                                    std::none_of(spec.params.begin(), spec.params.end(), [](const ParamSpec& p) {
+                                      return p.name == "dataset" && p.type == ParamType::text;
+                                    })))
+    throw Error("'" + spec.name + "' serves dataset names but is no data source with a text parameter 'dataset'");
   std::set<std::string> names;
   for (const auto& p : spec.params) {
     if (!names.insert(p.name).second) throw Error("parameter '" + p.name + "' is declared twice");
@@ -219,6 +224,21 @@ const LoadedPlugin& PluginRegistry::get(std::string_view name, PluginKind kind, 
   message += "; available: " + (valid.empty() ? std::string("none") : valid);
   for (const auto& problem : problems_) message += "\n  (not loaded: " + problem + ")";
   throw Error(where, message);
+}
+
+const LoadedPlugin& PluginRegistry::dataset_name_server(const std::string& where) const {
+  const LoadedPlugin* server = nullptr;
+  for (const auto& p : plugins_) {
+    if (!p.spec->serves_dataset_names) continue;
+    if (server)
+      throw Error(where, "two data sources serve datasets by name: " + server->file.string() + " and " +
+                             p.file.string() + "; remove one from the plugin path");
+    server = &p;
+  }
+  if (!server)
+    throw Error(where, "no loaded data source serves installed datasets by name; add the plugin folder that has one "
+                       "(`glimpse plugins` lists what is loaded), or write {\"source\": PLUGIN, \"params\": {...}}");
+  return *server;
 }
 
 std::vector<const LoadedPlugin*> PluginRegistry::plugins() const {

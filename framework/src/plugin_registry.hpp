@@ -47,6 +47,9 @@ class PluginRegistry {
   // The member "FAMILY:ARGUMENT", described now if it is new; Error with the family's reason when ARGUMENT names no
   // member; null when no loaded family has the name's prefix.
   const LoadedPlugin* member(std::string_view name) const;
+  // The data source serving dataset entries written by name (PluginSpec::serves_dataset_names). Throws Error naming
+  // `where` when no loaded plugin does, or two do.
+  const LoadedPlugin& dataset_name_server(const std::string& where) const;
   // Every usable plugin, sorted by kind then name.
   std::vector<const LoadedPlugin*> plugins() const;
   const std::vector<std::string>& problems() const noexcept { return problems_; }

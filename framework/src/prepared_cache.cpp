@@ -1,6 +1,5 @@
 #include "prepared_cache.hpp"
 
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -10,7 +9,7 @@
 #include <tuple>
 #include <vector>
 
-#include "dataset_cache.hpp"
+#include "glimpse/dataset_file.hpp"
 #include "glimpse/random.hpp"
 #include "hdf5.hpp"
 #include "plugin_registry.hpp"
@@ -26,15 +25,6 @@ Mode cache_mode() {
   if (!mode || !*mode || std::string(mode) == "auto") return Mode::automatic;
   if (std::string(mode) == "always") return Mode::always;
   return Mode::off;  // "off", or anything unknown: never write where the user did not expect it
-}
-
-// "PATH size S modified T" (nanoseconds), or "PATH missing".
-std::string file_identity(const fs::path& file) {
-  struct stat info {};
-  const fs::path absolute = fs::absolute(file).lexically_normal();
-  if (::stat(absolute.c_str(), &info) != 0) return absolute.string() + " missing";
-  return absolute.string() + " size " + std::to_string(info.st_size) + " modified " +
-         std::to_string(info.st_mtim.tv_sec) + "." + std::to_string(info.st_mtim.tv_nsec);
 }
 
 std::string plugin_identity(const PluginUse& use) {
@@ -95,17 +85,15 @@ fs::path entry_file(const std::string& key) {
 }
 }  // namespace
 
-std::string preparation_key(const DatasetUse& use, const ParamValues* source_values, bool fits_on_split) {
+std::string preparation_key(const DatasetUse& use, const ParamValues& source_values, const DataSource& source,
+                            bool fits_on_split) {
   std::string key = "glimpse " GLIMPSE_VERSION_STRING " prepared dataset\n";
-  if (use.cached) {
-    key += "installed " + use.cached_name + " " + file_identity(cached_dataset_file(use.cached_name)) + "\n";
-  } else {
-    key += "source " + plugin_identity(use.source) + "; values " + source_values->to_json();
-    for (const auto& p : use.source.plugin->spec->params)
-      if (p.type == ParamType::path && !source_values->path(p.name).empty())
-        key += "; " + p.name + " " + file_identity(source_values->path(p.name));
-    key += "\n";
-  }
+  key += "source " + plugin_identity(use.source) + "; values " + source_values.to_json();
+  for (const auto& p : use.source.plugin->spec->params)
+    if (p.type == ParamType::path && !source_values.path(p.name).empty())
+      key += "; " + p.name + " " + file_identity(source_values.path(p.name));
+  if (const std::string identity = source.identity(); !identity.empty()) key += "; " + identity;
+  key += "\n";
   for (const auto& transform : use.transforms)
     key += "transform " + plugin_identity(transform) + written_params(transform) + "\n";
   key += fits_on_split ? "fitted per split\n" : "fitted on all rows\n";

@@ -10,18 +10,20 @@
 #include <string>
 
 #include "glimpse/dataset.hpp"
+#include "glimpse/interfaces.hpp"
 #include "glimpse/params.hpp"
 #include "protocol.hpp"
 
 namespace glimpse {
 
-// What a prepared dataset depends on, as text: glimpse's version; the installed dataset's file, or the source
-// plugin (its library file, revision, resolved parameters and every file a path parameter names); each transform
-// (library file, revision, declared defaults, parameters as written, files its path parameters name); whether
-// fitted transforms learn per split.
+// What a prepared dataset depends on, as text: glimpse's version; the source plugin (its library file, revision,
+// resolved parameters, every file a path parameter names and its DataSource::identity); each transform (library
+// file, revision, declared defaults, parameters as written, files its path parameters name); whether fitted
+// transforms learn per split.
 // Files enter with their size and modification time, so changing one misses the cache. A source or transform that
-// reads a file must name it in a path parameter to be keyed by it (docs/datasets.md).
-std::string preparation_key(const DatasetUse& use, const ParamValues* source_values, bool fits_on_split);
+// reads a file must name it in a path parameter (or a source in its identity) to be keyed by it (docs/datasets.md).
+std::string preparation_key(const DatasetUse& use, const ParamValues& source_values, const DataSource& source,
+                            bool fits_on_split);
 
 struct PreparedEntry {
   Dataset data;            // after the shared transforms

@@ -5,7 +5,7 @@
 #include <iostream>
 #include <optional>
 
-#include "dataset_cache.hpp"
+#include "glimpse/dataset_file.hpp"
 #include "glimpse/error.hpp"
 #include "glimpse/random.hpp"
 #include "prepared_cache.hpp"
@@ -73,25 +73,18 @@ PreparedDataset prepare_one(const DatasetUse& use, StreamOrder order, const std:
                             const std::optional<BatchSplit>& fit_split = std::nullopt) {
   {
     const std::string where = use.where + " (dataset '" + use.name + "')";
-    // The source, unless the protocol names an installed dataset. A source drawing per seed is never cached;
-    // any other preparation that computes something (parsing, generating, transforming) is (prepared_cache.hpp).
-    std::shared_ptr<DataSource> source;
-    std::optional<ParamValues> source_values;
-    if (!use.cached) {
-      source_values = use.source.resolve(0, nullptr);
-      source = use.source.create<DataSource>(*source_values);
-    }
-    const bool cacheable = !(source && source->per_seed()) && (source || !use.transforms.empty());
-    const std::string key =
-        cacheable ? preparation_key(use, source_values ? &*source_values : nullptr, fit_split.has_value()) : "";
+    // A source drawing per seed is never cached; any other preparation that computes something (parsing,
+    // generating, transforming) is (prepared_cache.hpp).
+    const ParamValues source_values = use.source.resolve(0, nullptr);
+    std::shared_ptr<DataSource> source = use.source.create<DataSource>(source_values);
+    const bool cacheable = !source->per_seed() && (!source->loads_prepared_file() || !use.transforms.empty());
+    const std::string key = cacheable ? preparation_key(use, source_values, *source, fit_split.has_value()) : "";
     std::optional<PreparedEntry> kept = cacheable ? find_prepared(key) : std::nullopt;
     const auto started = std::chrono::steady_clock::now();
     Dataset data;
     std::shared_ptr<const DataSource> seed_source;
     if (kept) {
       data = std::move(kept->data);
-    } else if (use.cached) {
-      data = load_cached_dataset(use.cached_name, use.where);
     } else {
       try {
         // A per-seed source is drawn once here too: its shape resolves the transforms' parameters.
@@ -126,7 +119,7 @@ PreparedDataset prepare_one(const DatasetUse& use, StreamOrder order, const std:
     prepared.where = where;
     prepared.order = order;
     prepared.fit_split = fit_split;
-    prepared.split_name = use.split_name();
+    prepared.split_name = use.split_name;
     prepared.first_seed_transform = first_per_seed;
     for (std::size_t i = first_per_seed; i < transforms.size(); ++i)
       prepared.seed_transforms.push_back(std::move(transforms[i]));

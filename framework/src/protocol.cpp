@@ -180,6 +180,7 @@ class ProtocolParser {
       data.source = r.plugin_use(node, path, PluginKind::data_source, "source", keys);
       data.name = data.source.name();
       if (const auto* n = r.child(node, "name")) data.name = r.value(*n, path + ".name", "a dataset name");
+      data.split_name = data.name;
     } else {
       keys = {"name", "dataset", "transforms"};
       if (may_have_test) keys.push_back("test");
@@ -189,10 +190,10 @@ class ProtocolParser {
       const auto* installed = r.child(node, "dataset");
       if (!n && !installed)
         r.fail(path, "expected \"name\" (an installed dataset, see 'glimpse datasets list') or \"source\"");
-      data.cached = true;
-      data.cached_name = installed ? r.value(*installed, path + ".dataset", "an installed dataset")
-                                   : r.value(*n, path + ".name", "a dataset name");
-      data.name = n ? r.value(*n, path + ".name", "a dataset name") : data.cached_name;
+      const std::string dataset_path = path + (installed ? ".dataset" : ".name");
+      data.split_name = r.value(installed ? *installed : *n, dataset_path, "an installed dataset");
+      data.source = r.named_dataset(data.split_name, path, dataset_path);
+      data.name = n ? r.value(*n, path + ".name", "a dataset name") : data.split_name;
     }
     if (const auto* l = r.child(node, "labelled")) data.labelled = parse_fraction(r, *l, path + ".labelled", true);
     for (const auto& [t_path, t_node] : r.list(node, "transforms", false))

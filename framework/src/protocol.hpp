@@ -52,10 +52,12 @@ struct PluginUse {
 struct DatasetUse {
   std::string name;
   std::string where;
-  bool cached =
-      false;  // an installed dataset ({"name": "vehicle"} or {"dataset": "vehicle", "name": ...}); else `source`
-  std::string cached_name;  // which installed dataset
+  // The data source: as written ({"source": ...}), or the one serving installed datasets by name for {"name":
+  // "vehicle"} and {"dataset": "vehicle", "name": ...} (PluginSpec::serves_dataset_names).
   PluginUse source;
+  // The name a batch split is keyed by: the installed dataset when the entry names one, else `name` (e.g. a sweep
+  // over labelled rates: entries of one installed dataset share their test rows, and a larger rate labels a superset).
+  std::string split_name;
   std::vector<PluginUse> transforms;
   // A dataset entry whose transforms have grids becomes one DatasetUse per grid point ("variant"), all with
   // the same name (so their runs share orders and oracle draws); `variant` records the point, e.g.
@@ -64,11 +66,8 @@ struct DatasetUse {
   // The held-out part ("test": {...}), at most one entry: its runs' learners are evaluated on it. Its per-seed
   // transforms draw from this dataset's streams (see docs/protocols.md).
   std::vector<DatasetUse> test;
-  // Batch protocols: this dataset's labelled fraction, overriding the split's (e.g. a sweep over labelled rates:
-  // entries of one installed dataset share their test rows, and a larger rate labels a superset).
+  // Batch protocols: this dataset's labelled fraction, overriding the split's.
   std::optional<double> labelled;
-  // The name a batch split is keyed by: the installed dataset when there is one, else the entry's name.
-  const std::string& split_name() const { return cached ? cached_name : name; }
 };
 
 // How each pass visits the rows. Every mode but `file` draws from the run's order stream (seed, dataset), so

@@ -196,6 +196,18 @@ class Reader {
     return use;
   }
 
+  // A dataset entry written by name: the data source serving dataset names, with `dataset` as written at `path`.
+  PluginUse named_dataset(const std::string& dataset, const std::string& entry_path, const std::string& path) const {
+    PluginUse use;
+    use.plugin = &registry_.dataset_name_server(at(path));
+    use.registry = &registry_;
+    use.where = at(entry_path);
+    use.params.push_back({"dataset", dataset, at(path)});
+    use.output_name = use.name();
+    use.base_dir = base_dir_;
+    return use;
+  }
+
   std::vector<std::pair<std::string, const pt::ptree*>> list(const pt::ptree& root, const std::string& key,
                                                              bool required) const {
     std::vector<std::pair<std::string, const pt::ptree*>> items;

@@ -121,7 +121,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadProtocol{"fit_rows_typo.json",
                     "fit_rows_typo.json: split.fit_transforms_on: expected training, labelled or all, got 'train'"},
         BadProtocol{"missing_dataset.json",
-                    "missing_dataset.json: datasets[0]: dataset 'no_such_dataset' is not installed"}),
+                    "missing_dataset.json: datasets[0] (source 'installed'): dataset 'no_such_dataset' is not installed"}),
     [](const auto& test_case) {
       std::string name = test_case.param.file;
       return name.substr(0, name.find('.'));

@@ -1,5 +1,5 @@
 // The dataset cache and catalog installation, on data made here (no package download).
-#include "dataset_cache.hpp"
+#include "glimpse/dataset_file.hpp"
 
 #include <cstdlib>
 #include <fstream>
@@ -14,12 +14,7 @@
 namespace glimpse::test {
 namespace {
 
-class DatasetCache : public ::testing::Test {
- protected:
-  TempDir dir;
-  void SetUp() override { ::setenv("GLIMPSE_DATA", (dir.path() / "cache").c_str(), 1); }
-  void TearDown() override { ::unsetenv("GLIMPSE_DATA"); }
-};
+using DatasetCache = InFreshDatasetCache;
 
 TEST_F(DatasetCache, LargeDenseRowsAreMappedFromTheFileAndCopiedBeforeAnyChange) {
   const std::int64_t n = 300;

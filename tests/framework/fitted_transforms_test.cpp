@@ -38,7 +38,7 @@ TEST(FittedTransforms, ChangingOnlyHeldOutRowsLeavesEveryTrainingStatisticUnchan
   ASSERT_TRUE(prepared[0].per_seed());  // each seed fits on its own split
   const auto before = prepared[0].materialize(4);
   const BatchSplitRows split = make_batch_split(*before, split_rule(original, original.datasets[0]),
-                                                split_key(4, original.datasets[0].split_name()));
+                                                split_key(4, original.datasets[0].split_name));
   std::vector<bool> test(rows.size(), false), unlabelled(rows.size(), false), labelled(rows.size(), false);
   for (const std::int64_t row : split.test) test[static_cast<std::size_t>(row)] = true;
   for (std::size_t i = 0; i < split.train.size(); ++i) unlabelled[static_cast<std::size_t>(split.train[i])] = true;

@@ -19,15 +19,14 @@
 namespace glimpse::test {
 namespace {
 
-class PreparedCache : public ::testing::Test {
+class PreparedCache : public InFreshDatasetCache {
  protected:
-  TempDir dir;
   void SetUp() override {
-    ::setenv("GLIMPSE_DATA", (dir.path() / "cache").c_str(), 1);
+    InFreshDatasetCache::SetUp();
     ::setenv("GLIMPSE_PREPARED_CACHE", "always", 1);
   }
   void TearDown() override {
-    ::unsetenv("GLIMPSE_DATA");
+    InFreshDatasetCache::TearDown();
     ::unsetenv("GLIMPSE_PREPARED_CACHE");
   }
   std::filesystem::path data_file() const { return dir.path() / "d.txt"; }

@@ -4,7 +4,7 @@
 // HDF5 file would mostly exercise libhdf5's own parser, which is not ours to harden.
 #include <cstdlib>
 
-#include "dataset_cache.hpp"
+#include "glimpse/dataset_file.hpp"
 #include "fuzz_support.hpp"
 #include "hdf5.hpp"
 

@@ -178,6 +178,12 @@ class GLIMPSE_API DataSource : public PluginObject {
   // transforms are applied to each draw.
   virtual bool per_seed() const { return false; }
   virtual Dataset load_for_seed(const SeedContext& seed) const;
+  // What the rows depend on besides the parameters and the files path parameters name (e.g. an installed file's
+  // size and time): part of the prepared cache's key.
+  virtual std::string identity() const { return {}; }
+  // true when load() only maps a file already in glimpse's format (glimpse/dataset_file.hpp): the prepared cache then
+  // keeps the dataset only after transforms, which compute something.
+  virtual bool loads_prepared_file() const { return false; }
 };
 
 // What a per-seed transform (or a per-seed data source) learns about the runs it prepares data for.

@@ -17,7 +17,7 @@
 
 // Bump when PluginEntry, PluginSpec or any interface handed across the boundary (Learner, Dataset, ...)
 // changes layout or meaning. The host refuses plugins built against another value.
-#define GLIMPSE_PLUGIN_API_VERSION 11
+#define GLIMPSE_PLUGIN_API_VERSION 12
 
 // Types whose identity must be shared between the host and plugins built with -fvisibility=hidden.
 #define GLIMPSE_API __attribute__((visibility("default")))
@@ -44,6 +44,9 @@ struct PluginSpec {
   FeedbackKinds accepts;                       // learners: feedback kinds they can learn from
   bool batch = false;                          // learners: a BatchLearner, fitted whole in batch protocols
   FeedbackKind produces = FeedbackKind::none;  // oracles: the kind they return
+  // Data sources: this one serves a protocol's dataset entries written by name ({"name": X}, or {"dataset": X,
+  // "name": N}), with X as its `dataset` parameter. At most one loaded plugin may (the `installed` data source).
+  bool serves_dataset_names = false;
 };
 
 // Base of every object a plugin creates. The host deletes it through this virtual destructor, while the

@@ -1,6 +1,6 @@
 // Dataset cache files: /X (n x d float32) or /indptr, /indices, /values (CSR); /y (int32, 1..K); metadata
 // as root attributes.
-#include "dataset_cache.hpp"
+#include "glimpse/dataset_file.hpp"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -27,6 +27,14 @@ fs::path dataset_cache_dir() {
 }
 
 fs::path cached_dataset_file(const std::string& name) { return dataset_cache_dir() / (name + ".h5"); }
+
+std::string file_identity(const fs::path& file) {
+  struct stat info {};
+  const fs::path absolute = fs::absolute(file).lexically_normal();
+  if (::stat(absolute.c_str(), &info) != 0) return absolute.string() + " missing";
+  return absolute.string() + " size " + std::to_string(info.st_size) + " modified " +
+         std::to_string(info.st_mtim.tv_sec) + "." + std::to_string(info.st_mtim.tv_nsec);
+}
 
 namespace {
 

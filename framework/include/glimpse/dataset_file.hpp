@@ -1,5 +1,6 @@
-// The local dataset cache: converted datasets stored as HDF5, loaded by name ({"name": "vehicle"} in a
-// protocol). Location: $GLIMPSE_DATA, else $XDG_CACHE_HOME/glimpse/datasets, else ~/.cache/glimpse/datasets.
+// glimpse's own dataset file (HDF5), the form of installed datasets (`glimpse datasets install`) and of the prepared
+// cache's entries, and where they live: $GLIMPSE_DATA, else $XDG_CACHE_HOME/glimpse/datasets, else
+// ~/.cache/glimpse/datasets. The `installed` data source loads installed ones by name ({"name": "vehicle"}).
 #pragma once
 
 #include <filesystem>
@@ -13,6 +14,8 @@ namespace glimpse {
 
 std::filesystem::path dataset_cache_dir();
 std::filesystem::path cached_dataset_file(const std::string& name);
+// "PATH size S modified T" (nanoseconds), or "PATH missing": what keys a cache entry by a file's contents.
+std::string file_identity(const std::filesystem::path& file);
 
 // A glimpse dataset file: rows, labels, class names, notes and p(y|x) as read_dataset_file gives them back, with
 // `attributes` (text) beside. Written atomically (a temporary file, then rename).
@@ -21,7 +24,7 @@ void write_dataset_file(const std::filesystem::path& file, const Dataset& data,
 // Refuses a file that is not a consistent dataset file, naming it; `fix` ends each complaint (how to get a good one).
 Dataset read_dataset_file(const std::filesystem::path& file, const std::string& fix);
 
-// Throws Error naming `where` and saying how to install it when the dataset is not in the cache.
+// The installed dataset `name`. Throws Error naming `where` and saying how to install it when it is not installed.
 Dataset load_cached_dataset(const std::string& name, const std::string& where);
 
 }  // namespace glimpse

@@ -1,0 +1,54 @@
+// The installed datasets as a data source: what {"name": X} in a protocol loads, and what keys the prepared cache.
+#include <chrono>
+#include <thread>
+
+#include "glimpse/dataset_file.hpp"
+#include "orchestrator.hpp"
+#include "support.hpp"
+
+namespace glimpse::test {
+namespace {
+
+using Installed = InFreshDatasetCache;
+
+TEST_F(Installed, LoadsTheFileMapsItsRowsAndIsKeyedByItsContents) {
+  const Dataset original = Dataset::dense(3, 2, {1, 2, 3, 4, 5, 6}, {0, 2, 1}, 3);
+  write_dataset_file(cached_dataset_file("small"), original, {});
+  const auto source = make<DataSource>("installed", {{"dataset", "small"}});
+  const Dataset loaded = source->load();
+  ASSERT_EQ(loaded.size(), 3);
+  EXPECT_EQ(loaded.label(1), 2);
+  EXPECT_EQ(loaded.row(2).values[1], 6.0f);
+  EXPECT_TRUE(source->loads_prepared_file());
+  const std::string before = source->identity();
+  EXPECT_NE(before.find(cached_dataset_file("small").string() + " size "), std::string::npos) << before;
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // a new modification time, whatever the file system
+  write_dataset_file(cached_dataset_file("small"), Dataset::dense(1, 2, {1, 2}, {0}, 2), {});
+  EXPECT_NE(source->identity(), before);
+}
+
+TEST_F(Installed, ServesTheProtocolsEntriesWrittenByNameAndSaysHowToInstallAMissingOne) {
+  write_dataset_file(cached_dataset_file("small"), Dataset::dense(4, 1, {1, 2, 3, 4}, {0, 1, 0, 1}, 2), {});
+  const Protocol protocol = parse_protocol(R"({"datasets": [{"name": "small"}, {"dataset": "small", "name": "again"}],
+    "oracle": {"name": "full"}, "learners": [{"name": "perceptron"}], "metrics": [{"name": "mistakes"}]})",
+                                           "p.json", dir.path(), registry());
+  ASSERT_EQ(protocol.datasets.size(), 2u);
+  for (const auto& use : protocol.datasets) {
+    EXPECT_EQ(use.source.name(), "installed");
+    EXPECT_EQ(use.source.resolve(0, nullptr).text("dataset"), "small");
+    EXPECT_EQ(use.split_name, "small");  // both entries draw the same batch split
+  }
+  EXPECT_EQ(protocol.datasets[1].name, "again");
+  EXPECT_EQ(prepare_datasets(protocol)[1].shared->size(), 4);
+
+  const Protocol missing = parse_protocol(R"({"datasets": [{"name": "vehicle"}], "oracle": {"name": "full"},
+    "learners": [{"name": "perceptron"}], "metrics": [{"name": "mistakes"}]})",
+                                          "p.json", dir.path(), registry());
+  const std::string message = error_of([&] { prepare_datasets(missing); });
+  EXPECT_EQ(message.rfind("p.json: datasets[0] (source 'installed'): dataset 'vehicle' is not installed (no ", 0), 0u)
+      << message;
+  EXPECT_NE(message.find("install it with: glimpse datasets install vehicle"), std::string::npos) << message;
+}
+
+}  // namespace
+}  // namespace glimpse::test
