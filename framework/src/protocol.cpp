@@ -196,9 +196,9 @@ class ProtocolParser {
       data.name = n ? r.value(*n, path + ".name", "a dataset name") : data.split_name;
     }
     if (const auto* l = r.child(node, "labelled")) data.labelled = parse_fraction(r, *l, path + ".labelled", true);
-    for (const auto& [t_path, t_node] : r.list(node, "transforms", false))
+    for (const auto& [t_path, t_node] : r.list(node, "transforms", false, path))
       data.transforms.push_back(
-          r.plugin_use(*t_node, path + "." + t_path, PluginKind::transform, "name", {"name", "params", "grid"}));
+          r.plugin_use(*t_node, t_path, PluginKind::transform, "name", {"name", "params", "grid"}));
     if (const auto* test = r.child(node, "test")) {
       data.test.push_back(dataset_entry(*test, path + ".test", false));
       for (const auto& t : data.test.front().transforms)

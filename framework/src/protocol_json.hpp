@@ -208,17 +208,19 @@ class Reader {
     return use;
   }
 
-  std::vector<std::pair<std::string, const pt::ptree*>> list(const pt::ptree& root, const std::string& key,
-                                                             bool required) const {
+  // The items of the list under `key` of `parent` (at `parent_path`), each with its path ("datasets[0].transforms[1]").
+  std::vector<std::pair<std::string, const pt::ptree*>> list(const pt::ptree& parent, const std::string& key,
+                                                             bool required, const std::string& parent_path = "") const {
     std::vector<std::pair<std::string, const pt::ptree*>> items;
-    const pt::ptree* node = child(root, key);
+    const pt::ptree* node = child(parent, key);
     if (!node) {
-      if (required) fail("", "missing \"" + key + "\" (a non-empty list)");
+      if (required) fail(parent_path, "missing \"" + key + "\" (a non-empty list)");
       return items;
     }
-    if (!is_list(*node)) fail(key, "expected a non-empty list");
+    const std::string path = parent_path.empty() ? key : parent_path + "." + key;
+    if (!is_list(*node)) fail(path, "expected a non-empty list");
     int i = 0;
-    for (const auto& item : *node) items.emplace_back(key + "[" + std::to_string(i++) + "]", &item.second);
+    for (const auto& item : *node) items.emplace_back(path + "[" + std::to_string(i++) + "]", &item.second);
     return items;
   }
 

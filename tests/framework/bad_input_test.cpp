@@ -120,6 +120,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadProtocol{"out_of_range.json", "out_of_range.json: learners[0].grid.eta[1]: expected a number > 0, got -0.5"},
         BadProtocol{"fit_rows_typo.json",
                     "fit_rows_typo.json: split.fit_transforms_on: expected training, labelled or all, got 'train'"},
+        BadProtocol{"transforms_not_a_list.json",
+                    "transforms_not_a_list.json: datasets[1].transforms: expected a non-empty list"},
         BadProtocol{"missing_dataset.json",
                     "missing_dataset.json: datasets[0] (source 'installed'): dataset 'no_such_dataset' is not installed"}),
     [](const auto& test_case) {

@@ -50,5 +50,34 @@ TEST_F(Installed, ServesTheProtocolsEntriesWrittenByNameAndSaysHowToInstallAMiss
   EXPECT_NE(message.find("install it with: glimpse datasets install vehicle"), std::string::npos) << message;
 }
 
+// Untransformed, an installed dataset is mapped where it lies, never copied into the prepared cache; transformed, it
+// is kept, and a reinstalled file (its identity) prepares afresh.
+TEST_F(Installed, ThePreparedCacheKeepsItOnlyTransformedAndMissesAfterAReinstall) {
+  ::setenv("GLIMPSE_PREPARED_CACHE", "always", 1);
+  const auto entries = [&] {
+    const auto folder = dir.path() / "cache" / "prepared";
+    return std::filesystem::exists(folder) ? std::distance(std::filesystem::directory_iterator(folder), {}) : 0;
+  };
+  const auto first_value = [&](const std::string& transforms) {
+    const Protocol p = parse_protocol(R"({"datasets": [{"name": "small")" + transforms + R"(}],
+      "oracle": {"name": "full"}, "learners": [{"name": "perceptron"}], "metrics": [{"name": "mistakes"}]})",
+                                      "p.json", dir.path(), registry());
+    return prepare_datasets(p).at(0).shared->row(0).values[0];
+  };
+  const std::string scale = R"(, "transforms": [{"name": "minmax_scale", "params": {"lower": 0, "upper": 2}}])";
+  write_dataset_file(cached_dataset_file("small"), Dataset::dense(2, 1, {1, 3}, {0, 1}, 2), {});
+  EXPECT_EQ(first_value(""), 1.0f);
+  EXPECT_EQ(entries(), 0);
+  EXPECT_EQ(first_value(scale), 0.0f);
+  EXPECT_EQ(entries(), 1);
+  EXPECT_EQ(first_value(scale), 0.0f);  // kept
+  EXPECT_EQ(entries(), 1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  write_dataset_file(cached_dataset_file("small"), Dataset::dense(2, 1, {5, 3}, {0, 1}, 2), {});
+  EXPECT_EQ(first_value(scale), 2.0f);  // the new file's rows, scaled
+  EXPECT_EQ(entries(), 2);
+  ::unsetenv("GLIMPSE_PREPARED_CACHE");
+}
+
 }  // namespace
 }  // namespace glimpse::test
