@@ -78,7 +78,7 @@ void write_dataset_file(const fs::path& file, const Dataset& data,
     if (!data.class_probabilities.empty()) h5::write_vector<double>(f, "class_probabilities", data.class_probabilities);
     const auto values = data.stored_features();
     if (data.is_dense()) {
-      h5::write_matrix(f, "X", values, data.size(), data.dim());
+      h5::write_matrix<float>(f, "X", values, data.size(), data.dim());
     } else {
       h5::write_vector<std::int64_t>(f, "indptr", data.row_offsets());
       h5::write_vector<std::int32_t>(f, "indices", data.column_indices());
@@ -159,7 +159,7 @@ Dataset read_dataset_file(const fs::path& file, const std::string& reinstall) {
                                  std::move(y), static_cast<std::int32_t>(k));
     } else {
       std::int64_t rows = 0, columns = 0;
-      auto values = h5::read_matrix(f, "X", rows, columns);
+      auto values = h5::read_matrix<float>(f, "X", rows, columns);
       if (columns != d)
         throw Error(file.string(),
                     "X has " + std::to_string(columns) + " columns, d = " + std::to_string(d) + reinstall);

@@ -294,16 +294,6 @@ std::vector<T> read_array(const Handle& parent, const std::string& name, int ran
                  "reading dataset '" + name + "'");
   return values;
 }
-
-template <class T>
-std::vector<T> read_matrix_of(const Handle& parent, const std::string& name, std::int64_t& rows,
-                              std::int64_t& columns) {
-  hsize_t dims[2] = {0, 0};
-  std::vector<T> values = read_array<T>(parent, name, 2, dims);
-  rows = static_cast<std::int64_t>(dims[0]);
-  columns = static_cast<std::int64_t>(dims[1]);
-  return values;
-}
 }  // namespace
 
 template <class T>
@@ -330,20 +320,26 @@ template std::vector<float> read_vector<float>(const Handle&, const std::string&
 template std::vector<double> read_vector<double>(const Handle&, const std::string&);
 
 // Matrices are stored in one piece, never chunked: a dataset cache's rows are memory-mapped where they lie.
-void write_matrix(const Handle& parent, const std::string& name, std::span<const float> values, std::int64_t rows,
+template <class T>
+void write_matrix(const Handle& parent, const std::string& name, std::span<const T> values, std::int64_t rows,
                   std::int64_t columns) {
   const hsize_t dims[2] = {static_cast<hsize_t>(rows), static_cast<hsize_t>(columns)};
   write_array(parent, name, values, 2, dims, false);
 }
-void write_matrix(const Handle& parent, const std::string& name, std::span<const double> values, std::int64_t rows,
-                  std::int64_t columns) {
-  const hsize_t dims[2] = {static_cast<hsize_t>(rows), static_cast<hsize_t>(columns)};
-  write_array(parent, name, values, 2, dims, false);
+template <class T>
+std::vector<T> read_matrix(const Handle& parent, const std::string& name, std::int64_t& rows, std::int64_t& columns) {
+  hsize_t dims[2] = {0, 0};
+  std::vector<T> values = read_array<T>(parent, name, 2, dims);
+  rows = static_cast<std::int64_t>(dims[0]);
+  columns = static_cast<std::int64_t>(dims[1]);
+  return values;
 }
-std::vector<float> read_matrix(const Handle& parent, const std::string& name, std::int64_t& rows,
-                               std::int64_t& columns) {
-  return read_matrix_of<float>(parent, name, rows, columns);
-}
+template void write_matrix<float>(const Handle&, const std::string&, std::span<const float>, std::int64_t,
+                                  std::int64_t);
+template void write_matrix<double>(const Handle&, const std::string&, std::span<const double>, std::int64_t,
+                                   std::int64_t);
+template std::vector<float> read_matrix<float>(const Handle&, const std::string&, std::int64_t&, std::int64_t&);
+template std::vector<double> read_matrix<double>(const Handle&, const std::string&, std::int64_t&, std::int64_t&);
 std::optional<ContiguousMatrix> contiguous_float_matrix(const Handle& parent, const std::string& name) {
   const Handle dataset(check(H5Dopen2(parent.id(), name.c_str(), H5P_DEFAULT), "opening dataset '" + name + "'"));
   const Handle space(check(H5Dget_space(dataset.id()), "reading the shape of '" + name + "'"));
@@ -359,11 +355,6 @@ std::optional<ContiguousMatrix> contiguous_float_matrix(const Handle& parent, co
   H5Sget_simple_extent_dims(space.id(), dims, nullptr);
   return ContiguousMatrix{static_cast<std::uint64_t>(offset), static_cast<std::int64_t>(dims[0]),
                           static_cast<std::int64_t>(dims[1])};
-}
-
-std::vector<double> read_double_matrix(const Handle& parent, const std::string& name, std::int64_t& rows,
-                                       std::int64_t& columns) {
-  return read_matrix_of<double>(parent, name, rows, columns);
 }
 
 void write_text(const Handle& parent, const std::string& name, const std::string& text) {

@@ -107,16 +107,13 @@ IntegerColumn encode_integers(std::string name, std::span<const T> values, Defla
 void write_column(const Handle& parent, const IntegerColumn& column);
 template <class T>
 std::vector<T> read_vector(const Handle& parent, const std::string& name);
-// Row-major n x columns float32 matrices, stored contiguous and uncompressed so they load at disk speed.
-void write_matrix(const Handle& parent, const std::string& name, std::span<const float> values, std::int64_t rows,
+// Row-major rows x columns matrices of float (a dataset's rows) or double (metric results such as confusion
+// matrices), stored contiguous and uncompressed so they load at disk speed.
+template <class T>
+void write_matrix(const Handle& parent, const std::string& name, std::span<const T> values, std::int64_t rows,
                   std::int64_t columns);
-// Row-major float64 matrices (metric results such as confusion matrices).
-void write_matrix(const Handle& parent, const std::string& name, std::span<const double> values, std::int64_t rows,
-                  std::int64_t columns);
-std::vector<double> read_double_matrix(const Handle& parent, const std::string& name, std::int64_t& rows,
-                                       std::int64_t& columns);
-std::vector<float> read_matrix(const Handle& parent, const std::string& name, std::int64_t& rows,
-                               std::int64_t& columns);
+template <class T>
+std::vector<T> read_matrix(const Handle& parent, const std::string& name, std::int64_t& rows, std::int64_t& columns);
 // Where a 2-D little-endian float32 matrix lies in its file when it is stored contiguous and unfiltered (so it can
 // be memory-mapped instead of read): byte offset and shape; nullopt for any other layout.
 struct ContiguousMatrix {

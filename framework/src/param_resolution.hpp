@@ -15,6 +15,9 @@ namespace glimpse {
 // is still checked). Throws Error("expected <expectation>, got <raw>") without a location prefix.
 std::optional<ParamValue> resolve_param(const ParamSpec& spec, const std::string& raw, const ProblemShape* shape);
 
+// Whether a parameter's text is a plain number as strtod reads it (JSON writes it unquoted).
+bool is_number_text(const std::string& text);
+
 // A path parameter as written, resolved against the protocol's folder unless absolute or empty.
 std::filesystem::path resolve_path(const std::filesystem::path& base_dir, const std::string& written);
 

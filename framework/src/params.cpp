@@ -200,12 +200,15 @@ std::string ParamValues::to_json() const {
   return out + "}";
 }
 
+bool is_number_text(const std::string& text) {
+  char* end = nullptr;
+  std::strtod(text.c_str(), &end);
+  return !text.empty() && *end == '\0';
+}
+
 static std::string quote_unless_number(const std::string& raw) {
   if (raw.empty()) return "an empty value";
-  char* end = nullptr;
-  std::strtod(raw.c_str(), &end);
-  if (end && *end == '\0') return raw;
-  return "'" + raw + "'";
+  return is_number_text(raw) ? raw : "'" + raw + "'";
 }
 
 static bool within(const ParamSpec& spec, double v) {

@@ -99,12 +99,7 @@ std::vector<DatasetUse> expand_transform_grids(const DatasetUse& data) {
       std::reverse(chosen.begin(), chosen.end());
       std::string part;
       for (const auto& c : chosen) {
-        double number = 0;
-        char* end = nullptr;
-        number = std::strtod(c.text.c_str(), &end);
-        (void)number;
-        const bool numeric = end && *end == '\0' && !c.text.empty();
-        part += ",\"" + it->name() + "." + c.name + "\":" + (numeric ? c.text : "\"" + c.text + "\"");
+        part += ",\"" + it->name() + "." + c.name + "\":" + (is_number_text(c.text) ? c.text : "\"" + c.text + "\"");
         it->params.push_back(c);
       }
       json = part + json;

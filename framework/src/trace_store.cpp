@@ -98,8 +98,7 @@ void write_run_group(const h5::Handle& file, const RunRecord& r, const std::vect
   }
   if (!r.matrices.empty()) {
     const h5::Handle matrices = h5::create_group(group, "matrices");
-    for (const auto& m : r.matrices)
-      h5::write_matrix(matrices, m.name, std::span<const double>(m.values), m.rows, m.cols);
+    for (const auto& m : r.matrices) h5::write_matrix<double>(matrices, m.name, m.values, m.rows, m.cols);
   }
   const h5::Handle summary = h5::create_group(group, "summary");
   for (const auto& [name, value] : r.scalars) h5::write_attribute(summary, name, value);

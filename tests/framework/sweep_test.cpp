@@ -549,7 +549,7 @@ TEST(HeldOut, TestPartIsEvaluatedAtChosenRoundsWithoutChangingTraining) {
     const h5::Handle curve = h5::open_group(run, "curves/confusion_test");
     EXPECT_EQ(h5::read_vector<std::int64_t>(curve, "round"), (std::vector<std::int64_t>{25, 50, 75, 100, 112}));
     std::int64_t rows = 0, cols = 0;
-    const auto matrix = h5::read_double_matrix(h5::open_group(run, "matrices"), "confusion_test", rows, cols);
+    const auto matrix = h5::read_matrix<double>(h5::open_group(run, "matrices"), "confusion_test", rows, cols);
     ASSERT_EQ(rows, 4);
     ASSERT_EQ(cols, 4);
     for (int p = 0; p < 4; ++p) {

@@ -48,7 +48,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const std::int64_t rows = input.take<std::uint8_t>() % 8, columns = input.take<std::uint8_t>() % 8;
       std::vector<float> values(static_cast<std::size_t>(rows * columns));
       for (auto& v : values) v = input.take<float>();
-      h5::write_matrix(f, "X", values, rows, columns);
+      h5::write_matrix<float>(f, "X", values, rows, columns);
     }
     if (!(flags & 8)) h5::write_attribute(f, "class_names", std::string(input.rest()));
   }
