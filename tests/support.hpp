@@ -20,6 +20,7 @@
 #include "orchestrator.hpp"
 #include "param_resolution.hpp"
 #include "plugin_registry.hpp"
+#include "trace_reading.hpp"
 
 namespace glimpse::test {
 

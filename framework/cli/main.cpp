@@ -39,6 +39,7 @@
 #include "summary_print.hpp"
 #include "table_export.hpp"
 #include "text_table.hpp"
+#include "trace_reading.hpp"
 #include "trace_store.hpp"
 
 #ifndef GLIMPSE_VERSION_STRING

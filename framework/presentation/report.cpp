@@ -11,6 +11,7 @@
 #include "summary.hpp"
 #include "table_export.hpp"
 #include "text_table.hpp"
+#include "trace_reading.hpp"
 
 namespace glimpse {
 

@@ -10,6 +10,7 @@
 #include "hdf5.hpp"
 #include "summary.hpp"
 #include "text_table.hpp"
+#include "trace_reading.hpp"
 
 namespace glimpse {
 

@@ -4,6 +4,7 @@
 
 #include "glimpse/error.hpp"
 #include "glimpse/params.hpp"
+#include "trace_reading.hpp"
 
 namespace glimpse {
 

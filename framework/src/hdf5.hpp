@@ -135,12 +135,6 @@ struct TableColumn {
 };
 void write_table(const Handle& parent, const std::string& name, const std::vector<TableColumn>& columns,
                  std::size_t rows);
-// One column of such a table, read by name (the other columns are not read).
-TableColumn read_table_column(const Handle& parent, const std::string& table, const std::string& column,
-                              TableColumn::Type type);
-// Every column of such a table, in its stored order, each typed by its HDF5 class (string, integer, float).
-std::vector<TableColumn> read_table(const Handle& parent, const std::string& table);
-// A 1-D numeric dataset as a column named after it: integer datasets as int64, floating-point ones as double.
-TableColumn read_column(const Handle& parent, const std::string& name);
+// (Reading tables back is presentation's: presentation/trace_reading.hpp.)
 
 }  // namespace glimpse::h5

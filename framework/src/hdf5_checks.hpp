@@ -1,4 +1,5 @@
-// The HDF5 wrapper's own error checks, shared by its files (hdf5.cpp, hdf5_table.cpp): not for other callers.
+// The HDF5 wrapper's own error checks, shared by its files (hdf5*.cpp) and presentation/trace_reading.cpp, which
+// reads the tables back: not for other callers.
 #pragma once
 
 #include <hdf5.h>

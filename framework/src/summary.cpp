@@ -1,4 +1,4 @@
-// Run summaries: reading them back, the /summary and /curve_summary tables, and the selection of grid points.
+// Run summaries: reading one back, the /summary and /curve_summary tables, and the selection of grid points.
 #include "summary.hpp"
 
 #include <algorithm>
@@ -6,8 +6,6 @@
 #include <cmath>
 #include <limits>
 #include <map>
-
-#include "glimpse/error.hpp"
 
 namespace glimpse {
 
@@ -54,14 +52,6 @@ RunSummary read_run_summary(const h5::Handle& run, const std::string& id, bool w
   return s;
 }
 
-std::vector<RunSummary> read_run_summaries(const h5::Handle& file) {
-  std::vector<RunSummary> runs;
-  if (!h5::exists(file, "runs")) return runs;
-  const h5::Handle group = h5::open_group(file, "runs");
-  for (const auto& id : h5::children(group)) runs.push_back(read_run_summary(h5::open_group(group, id), id));
-  return runs;
-}
-
 void write_summary_table(const h5::Handle& file, const std::vector<RunSummary>& runs) {
   using Type = h5::TableColumn::Type;
   std::vector<h5::TableColumn> columns{{Type::text, "run", {}, {}, {}},
@@ -104,27 +94,19 @@ void write_summary_table(const h5::Handle& file, const std::vector<RunSummary>& 
   h5::write_table(file, "summary", columns, runs.size());
 }
 
-namespace {
-// (dataset, learner label) -> grid point (params) -> its complete runs, all in first-seen order so reports
-// follow the protocol.
-struct Group {
-  std::string dataset, learner;
-  std::vector<std::pair<std::string, std::vector<const RunSummary*>>> points;
-};
-std::vector<Group> group_by_grid_point(const std::vector<RunSummary>& runs) {
-  std::vector<Group> groups;
+std::vector<GridPointGroup> group_by_grid_point(const std::vector<RunSummary>& runs) {
+  std::vector<GridPointGroup> groups;
   for (const auto& run : runs) {
     if (run.status != "complete") continue;
     auto g = std::find_if(groups.begin(), groups.end(),
-                          [&](const Group& x) { return x.dataset == run.dataset && x.learner == run.label; });
-    if (g == groups.end()) g = groups.insert(groups.end(), Group{run.dataset, run.label, {}});
+                          [&](const GridPointGroup& x) { return x.dataset == run.dataset && x.learner == run.label; });
+    if (g == groups.end()) g = groups.insert(groups.end(), GridPointGroup{run.dataset, run.label, {}});
     auto p = std::find_if(g->points.begin(), g->points.end(), [&](const auto& x) { return x.first == run.params; });
     if (p == g->points.end()) p = g->points.insert(g->points.end(), {run.params, {}});
     p->second.push_back(&run);
   }
   return groups;
 }
-}  // namespace
 
 double final_metric(const RunSummary& run, const std::string& name) {
   for (const auto& [n, v] : run.metrics)
@@ -132,44 +114,10 @@ double final_metric(const RunSummary& run, const std::string& name) {
   return std::numeric_limits<double>::quiet_NaN();
 }
 
-std::vector<SelectedRuns> select_runs(const std::vector<RunSummary>& runs, const std::string& selection_metric,
-                                      bool maximize, bool every_grid_point, bool per_seed) {
+std::vector<SelectedRuns> choose_grid_points(const std::vector<RunSummary>& runs, const std::string& selection_metric,
+                                             bool maximize) {
   std::vector<SelectedRuns> selected;
   for (const auto& g : group_by_grid_point(runs)) {
-    if (every_grid_point) {
-      for (const auto& [params, members] : g.points) selected.push_back({g.dataset, g.learner, params, members});
-      continue;
-    }
-    if (per_seed) {
-      // Every seed (split) its own best grid point, as cross-validation chooses; the row averages the chosen
-      // runs and names the point chosen most often.
-      std::vector<const RunSummary*> chosen;
-      std::vector<std::pair<std::string, std::int64_t>> counts;
-      for (const auto& [params, members] : g.points)
-        for (const auto* run : members) {
-          const auto same_seed =
-              std::find_if(chosen.begin(), chosen.end(), [&](const RunSummary* c) { return c->seed == run->seed; });
-          const double value = final_metric(*run, selection_metric);
-          if (same_seed == chosen.end()) {
-            chosen.push_back(run);
-          } else if (!std::isnan(value)) {
-            const double incumbent = final_metric(**same_seed, selection_metric);
-            if (std::isnan(incumbent) || (maximize ? value > incumbent : value < incumbent)) *same_seed = run;
-          }
-        }
-      for (const auto* run : chosen) {
-        auto c = std::find_if(counts.begin(), counts.end(), [&](const auto& x) { return x.first == run->params; });
-        if (c == counts.end()) c = counts.insert(counts.end(), {run->params, 0});
-        ++c->second;
-      }
-      const auto most = std::max_element(counts.begin(), counts.end(),
-                                         [](const auto& a, const auto& b) { return a.second < b.second; });
-      const std::string params = counts.size() == 1 ? most->first
-                                                    : "per seed; most often (" + std::to_string(most->second) + "/" +
-                                                          std::to_string(chosen.size()) + "): " + most->first;
-      selected.push_back({g.dataset, g.learner, params, std::move(chosen)});
-      continue;
-    }
     const std::vector<const RunSummary*>* best = nullptr;
     const std::string* best_params = nullptr;
     double best_value = 0.0;
@@ -200,7 +148,7 @@ void write_curve_summary(const h5::Handle& file, const std::vector<RunSummary>& 
       {Type::text, "dataset", {}, {}, {}},   {Type::text, "label", {}, {}, {}}, {Type::text, "params", {}, {}, {}},
       {Type::integer, "chosen", {}, {}, {}}, {Type::text, "curve", {}, {}, {}}, {Type::integer, "round", {}, {}, {}},
       {Type::integer, "runs", {}, {}, {}},   {Type::real, "mean", {}, {}, {}},  {Type::real, "std", {}, {}, {}}};
-  const auto chosen_points = select_runs(runs, selection_metric, maximize);
+  const auto chosen_points = choose_grid_points(runs, selection_metric, maximize);
   std::size_t rows = 0;
   for (const auto& group : group_by_grid_point(runs))
     for (const auto& [params, members] : group.points) {
@@ -244,15 +192,6 @@ void write_curve_summary(const h5::Handle& file, const std::vector<RunSummary>& 
         }
     }
   h5::write_table(file, "curve_summary", columns, rows);
-}
-
-h5::Handle open_trace_file(const std::filesystem::path& path) {
-  if (!std::filesystem::exists(path)) throw Error(path.string(), "no such file");
-  if (!h5::is_hdf5(path)) throw Error(path.string(), "not an HDF5 file");
-  h5::Handle file = h5::open_file(path, false);
-  if (!h5::has_attribute(file, "schema_version"))
-    throw Error(path.string(), "not a glimpse trace file (no schema_version)");
-  return file;
 }
 
 }  // namespace glimpse

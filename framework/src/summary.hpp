@@ -1,5 +1,5 @@
-// Reading runs back from a trace file, the /summary and /curve_summary tables and the selection of grid points
-// (presentation/summary_print.hpp summarises and prints the report).
+// Runs read back from a trace file, the /summary and /curve_summary tables and the selection of grid points
+// (presentation/trace_reading.hpp reads whole traces back for display; summary_print.hpp prints the report).
 #pragma once
 
 #include <cstdint>
@@ -36,7 +36,6 @@ struct RunSummary {
   std::vector<Curve> curves;  // read only when asked for (read_run_summary's with_curves), in name order
 };
 
-std::vector<RunSummary> read_run_summaries(const h5::Handle& file);
 // One run's, from its group (runs/<id>); with its curves too when `with_curves`.
 RunSummary read_run_summary(const h5::Handle& run, const std::string& id, bool with_curves = false);
 // Writes /summary: one row per run, columns run, dataset, learner, label, params, seed, grid_point, status,
@@ -52,18 +51,24 @@ struct SelectionRule;  // protocol.hpp
 void write_curve_summary(const h5::Handle& file, const std::vector<RunSummary>& runs,
                          const std::string& selection_metric, bool maximize);
 
-// The runs behind one summary row (summary_print.hpp): the chosen grid point's complete runs (per_seed: each seed's
-// chosen run).
+// A (dataset, learner label)'s grid points (params) and each one's complete runs, all in first-seen order so reports
+// follow the protocol.
+struct GridPointGroup {
+  std::string dataset, learner;
+  std::vector<std::pair<std::string, std::vector<const RunSummary*>>> points;
+};
+std::vector<GridPointGroup> group_by_grid_point(const std::vector<RunSummary>& runs);
+
+// The runs behind one summary row: a grid point's complete runs.
 struct SelectedRuns {
   std::string dataset, learner, params;
-  std::vector<const RunSummary*> runs;  // into the vector given to select_runs
+  std::vector<const RunSummary*> runs;  // into the vector the selection was given
 };
-std::vector<SelectedRuns> select_runs(const std::vector<RunSummary>& runs, const std::string& selection_metric,
-                                      bool maximize, bool every_grid_point = false, bool per_seed = false);
+// Per group, the grid point with the best mean of `selection_metric` over its runs (the first point when no run has
+// the metric): /curve_summary's chosen column. A per-seed selection is the report's (trace_reading.hpp).
+std::vector<SelectedRuns> choose_grid_points(const std::vector<RunSummary>& runs, const std::string& selection_metric,
+                                             bool maximize);
 // A run's final value of a metric; NaN when the run has none.
 double final_metric(const RunSummary& run, const std::string& name);
-
-// Opens a trace file for reading; Error naming the file when it is missing, not HDF5 or not a glimpse trace.
-h5::Handle open_trace_file(const std::filesystem::path& path);
 
 }  // namespace glimpse

@@ -1,0 +1,38 @@
+// Reading a trace back for display (summary, report, export, tests): the file, its runs, the report's views of the
+// grid points, its tables. The core writes traces and reads back only what resuming and assembling need.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "hdf5.hpp"
+#include "summary.hpp"
+
+namespace glimpse {
+
+// Opens a trace file for reading; Error naming the file when it is missing, not HDF5 or not a glimpse trace.
+h5::Handle open_trace_file(const std::filesystem::path& path);
+
+// Every run of the file (without curves), in run id order.
+std::vector<RunSummary> read_run_summaries(const h5::Handle& file);
+
+// The runs behind each row of a summary: the grid point with the best mean (choose_grid_points), or every grid
+// point, or (per_seed, a protocol's "selection" per seed) each seed's own best grid point, as cross-validation
+// chooses: the row averages the chosen runs and names the point chosen most often.
+std::vector<SelectedRuns> select_runs(const std::vector<RunSummary>& runs, const std::string& selection_metric,
+                                      bool maximize, bool every_grid_point = false, bool per_seed = false);
+
+}  // namespace glimpse
+
+namespace glimpse::h5 {
+
+// One column of a table (write_table), read by name (the other columns are not read).
+TableColumn read_table_column(const Handle& parent, const std::string& table, const std::string& column,
+                              TableColumn::Type type);
+// Every column of such a table, in its stored order, each typed by its HDF5 class (string, integer, float).
+std::vector<TableColumn> read_table(const Handle& parent, const std::string& table);
+// A 1-D numeric dataset as a column named after it: integer datasets as int64, floating-point ones as double.
+TableColumn read_column(const Handle& parent, const std::string& name);
+
+}  // namespace glimpse::h5
