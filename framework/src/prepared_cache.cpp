@@ -1,6 +1,5 @@
 #include "prepared_cache.hpp"
 
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>

@@ -5,7 +5,6 @@
 #include <iostream>
 #include <optional>
 
-#include "glimpse/dataset_file.hpp"
 #include "glimpse/error.hpp"
 #include "glimpse/random.hpp"
 #include "prepared_cache.hpp"
