@@ -31,39 +31,10 @@ std::vector<RunSummary> read_run_summaries(const h5::Handle& file) {
 
 std::vector<SelectedRuns> select_runs(const std::vector<RunSummary>& runs, const std::string& selection_metric,
                                       bool maximize, bool every_grid_point, bool per_seed) {
-  if (!every_grid_point && !per_seed) return choose_grid_points(runs, selection_metric, maximize);
+  if (!every_grid_point) return choose_grid_points(runs, selection_metric, maximize, per_seed);
   std::vector<SelectedRuns> selected;
-  for (const auto& g : group_by_grid_point(runs)) {
-    if (every_grid_point) {
-      for (const auto& [params, members] : g.points) selected.push_back({g.dataset, g.learner, params, members});
-      continue;
-    }
-    std::vector<const RunSummary*> chosen;  // one per seed
-    for (const auto& [params, members] : g.points)
-      for (const auto* run : members) {
-        const auto same_seed =
-            std::find_if(chosen.begin(), chosen.end(), [&](const RunSummary* c) { return c->seed == run->seed; });
-        const double value = final_metric(*run, selection_metric);
-        if (same_seed == chosen.end()) {
-          chosen.push_back(run);
-        } else if (!std::isnan(value)) {
-          const double incumbent = final_metric(**same_seed, selection_metric);
-          if (std::isnan(incumbent) || (maximize ? value > incumbent : value < incumbent)) *same_seed = run;
-        }
-      }
-    std::vector<std::pair<std::string, std::int64_t>> counts;
-    for (const auto* run : chosen) {
-      auto c = std::find_if(counts.begin(), counts.end(), [&](const auto& x) { return x.first == run->params; });
-      if (c == counts.end()) c = counts.insert(counts.end(), {run->params, 0});
-      ++c->second;
-    }
-    const auto most = std::max_element(counts.begin(), counts.end(),
-                                       [](const auto& a, const auto& b) { return a.second < b.second; });
-    const std::string params = counts.size() == 1 ? most->first
-                                                  : "per seed; most often (" + std::to_string(most->second) + "/" +
-                                                        std::to_string(chosen.size()) + "): " + most->first;
-    selected.push_back({g.dataset, g.learner, params, std::move(chosen)});
-  }
+  for (const auto& g : group_by_grid_point(runs))
+    for (const auto& [params, members] : g.points) selected.push_back({g.dataset, g.learner, params, members});
   return selected;
 }
 

@@ -17,9 +17,7 @@ h5::Handle open_trace_file(const std::filesystem::path& path);
 // Every run of the file (without curves), in run id order.
 std::vector<RunSummary> read_run_summaries(const h5::Handle& file);
 
-// The runs behind each row of a summary: the grid point with the best mean (choose_grid_points), or every grid
-// point, or (per_seed, a protocol's "selection" per seed) each seed's own best grid point, as cross-validation
-// chooses: the row averages the chosen runs and names the point chosen most often.
+// The runs behind each row of a summary: what the selection rule chooses (choose_grid_points), or every grid point.
 std::vector<SelectedRuns> select_runs(const std::vector<RunSummary>& runs, const std::string& selection_metric,
                                       bool maximize, bool every_grid_point = false, bool per_seed = false);
 

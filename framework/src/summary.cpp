@@ -114,83 +114,121 @@ double final_metric(const RunSummary& run, const std::string& name) {
   return std::numeric_limits<double>::quiet_NaN();
 }
 
-std::vector<SelectedRuns> choose_grid_points(const std::vector<RunSummary>& runs, const std::string& selection_metric,
-                                             bool maximize) {
-  std::vector<SelectedRuns> selected;
-  for (const auto& g : group_by_grid_point(runs)) {
-    const std::vector<const RunSummary*>* best = nullptr;
-    const std::string* best_params = nullptr;
-    double best_value = 0.0;
-    for (const auto& [params, members] : g.points) {
-      double sum = 0.0;
-      for (const auto* run : members) sum += final_metric(*run, selection_metric);
-      const double mean = sum / static_cast<double>(members.size());
-      if (std::isnan(mean)) continue;
-      if (!best || (maximize ? mean > best_value : mean < best_value)) {
-        best = &members;
-        best_params = &params;
-        best_value = mean;
+namespace {
+// The grid point with the best mean of `metric` over its runs (the first point when no run has the metric).
+SelectedRuns best_mean_point(const GridPointGroup& g, const std::string& metric, bool maximize) {
+  const std::pair<std::string, std::vector<const RunSummary*>>* best = nullptr;
+  double best_value = 0.0;
+  for (const auto& point : g.points) {
+    double sum = 0.0;
+    for (const auto* run : point.second) sum += final_metric(*run, metric);
+    const double mean = sum / static_cast<double>(point.second.size());
+    if (std::isnan(mean)) continue;
+    if (!best || (maximize ? mean > best_value : mean < best_value)) {
+      best = &point;
+      best_value = mean;
+    }
+  }
+  if (!best) best = &g.points.front();
+  return {g.dataset, g.learner, best->first, best->second};
+}
+
+// Each seed's own best run (ties to the earlier grid point), named by the point chosen most often.
+SelectedRuns best_point_per_seed(const GridPointGroup& g, const std::string& metric, bool maximize) {
+  std::vector<const RunSummary*> chosen;  // one per seed
+  for (const auto& [params, members] : g.points)
+    for (const auto* run : members) {
+      const auto same_seed =
+          std::find_if(chosen.begin(), chosen.end(), [&](const RunSummary* c) { return c->seed == run->seed; });
+      const double value = final_metric(*run, metric);
+      if (same_seed == chosen.end()) {
+        chosen.push_back(run);
+      } else if (!std::isnan(value)) {
+        const double incumbent = final_metric(**same_seed, metric);
+        if (std::isnan(incumbent) || (maximize ? value > incumbent : value < incumbent)) *same_seed = run;
       }
     }
-    if (!best) {  // no run has the selection metric: report the first grid point
-      best = &g.points.front().second;
-      best_params = &g.points.front().first;
-    }
-    selected.push_back({g.dataset, g.learner, *best_params, *best});
+  std::vector<std::pair<std::string, std::int64_t>> counts;
+  for (const auto* run : chosen) {
+    auto c = std::find_if(counts.begin(), counts.end(), [&](const auto& x) { return x.first == run->params; });
+    if (c == counts.end()) c = counts.insert(counts.end(), {run->params, 0});
+    ++c->second;
   }
+  const auto most =
+      std::max_element(counts.begin(), counts.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  const std::string params = counts.size() == 1 ? most->first
+                                                : "per seed; most often (" + std::to_string(most->second) + "/" +
+                                                      std::to_string(chosen.size()) + "): " + most->first;
+  return {g.dataset, g.learner, params, std::move(chosen)};
+}
+}  // namespace
+
+std::vector<SelectedRuns> choose_grid_points(const std::vector<RunSummary>& runs, const std::string& selection_metric,
+                                             bool maximize, bool per_seed) {
+  std::vector<SelectedRuns> selected;
+  for (const auto& g : group_by_grid_point(runs))
+    selected.push_back(per_seed ? best_point_per_seed(g, selection_metric, maximize)
+                                : best_mean_point(g, selection_metric, maximize));
   return selected;
 }
 
 void write_curve_summary(const h5::Handle& file, const std::vector<RunSummary>& runs,
-                         const std::string& selection_metric, bool maximize) {
+                         const std::string& selection_metric, bool maximize, bool per_seed) {
   using Type = h5::TableColumn::Type;
   std::vector<h5::TableColumn> columns{
       {Type::text, "dataset", {}, {}, {}},   {Type::text, "label", {}, {}, {}}, {Type::text, "params", {}, {}, {}},
       {Type::integer, "chosen", {}, {}, {}}, {Type::text, "curve", {}, {}, {}}, {Type::integer, "round", {}, {}, {}},
       {Type::integer, "runs", {}, {}, {}},   {Type::real, "mean", {}, {}, {}},  {Type::real, "std", {}, {}, {}}};
-  const auto chosen_points = choose_grid_points(runs, selection_metric, maximize);
   std::size_t rows = 0;
-  for (const auto& group : group_by_grid_point(runs))
-    for (const auto& [params, members] : group.points) {
-      const bool chosen =
-          std::any_of(chosen_points.begin(), chosen_points.end(), [&, &point = params](const SelectedRuns& r) {
-            return r.dataset == group.dataset && r.learner == group.learner && r.params == point;
-          });
-      // curve name -> round -> (count, mean, sum of squared deviations) by Welford's update, which stays
-      // accurate for large values with small spread (mistake counts); rounds in increasing order.
-      std::vector<std::pair<std::string, std::map<std::int64_t, std::array<double, 3>>>> curves;
-      for (const auto* run : members)
-        for (const auto& curve : run->curves) {  // (not a structured binding: clang 15 cannot capture one)
-          auto c = std::find_if(curves.begin(), curves.end(), [&](const auto& x) { return x.first == curve.name; });
-          if (c == curves.end()) c = curves.insert(curves.end(), {curve.name, {}});
-          const auto& round = curve.rounds;
-          const auto& value = curve.values;
-          auto hint = c->second.begin();  // a run's rounds come in increasing order: each insert lands at the end
-          for (std::size_t i = 0; i < round.size() && i < value.size(); ++i) {
-            hint = c->second.try_emplace(hint, round[i]);
-            auto& [count, mean, squares] = hint->second;
-            count += 1;
-            const double delta = value[i] - mean;
-            mean += delta / count;
-            squares += delta * (value[i] - mean);
-          }
+  // One row per curve and round of `members`' curves, averaged.
+  const auto add_rows = [&](const SelectedRuns& members, bool chosen) {
+    // curve name -> round -> (count, mean, sum of squared deviations) by Welford's update, which stays
+    // accurate for large values with small spread (mistake counts); rounds in increasing order.
+    std::vector<std::pair<std::string, std::map<std::int64_t, std::array<double, 3>>>> curves;
+    for (const auto* run : members.runs)
+      for (const auto& curve : run->curves) {  // (not a structured binding: clang 15 cannot capture one)
+        auto c = std::find_if(curves.begin(), curves.end(), [&](const auto& x) { return x.first == curve.name; });
+        if (c == curves.end()) c = curves.insert(curves.end(), {curve.name, {}});
+        const auto& round = curve.rounds;
+        const auto& value = curve.values;
+        auto hint = c->second.begin();  // a run's rounds come in increasing order: each insert lands at the end
+        for (std::size_t i = 0; i < round.size() && i < value.size(); ++i) {
+          hint = c->second.try_emplace(hint, round[i]);
+          auto& [count, mean, squares] = hint->second;
+          count += 1;
+          const double delta = value[i] - mean;
+          mean += delta / count;
+          squares += delta * (value[i] - mean);
         }
-      for (const auto& [name, points] : curves)
-        for (const auto& [round, acc] : points) {
-          const auto [n, mean, squares] = acc;
-          const double variance = n > 1 ? squares / (n - 1) : 0.0;
-          columns[0].texts.push_back(group.dataset);
-          columns[1].texts.push_back(group.learner);
-          columns[2].texts.push_back(params);
-          columns[3].integers.push_back(chosen ? 1 : 0);
-          columns[4].texts.push_back(name);
-          columns[5].integers.push_back(round);
-          columns[6].integers.push_back(static_cast<std::int64_t>(n));
-          columns[7].reals.push_back(mean);
-          columns[8].reals.push_back(std::sqrt(variance));
-          ++rows;
-        }
+      }
+    for (const auto& [name, points] : curves)
+      for (const auto& [round, acc] : points) {
+        const auto [n, mean, squares] = acc;
+        const double variance = n > 1 ? squares / (n - 1) : 0.0;
+        columns[0].texts.push_back(members.dataset);
+        columns[1].texts.push_back(members.learner);
+        columns[2].texts.push_back(members.params);
+        columns[3].integers.push_back(chosen ? 1 : 0);
+        columns[4].texts.push_back(name);
+        columns[5].integers.push_back(round);
+        columns[6].integers.push_back(static_cast<std::int64_t>(n));
+        columns[7].reals.push_back(mean);
+        columns[8].reals.push_back(std::sqrt(variance));
+        ++rows;
+      }
+  };
+  const auto chosen_points = choose_grid_points(runs, selection_metric, maximize, per_seed);
+  const auto groups = group_by_grid_point(runs);  // in chosen_points' order, one selection per group
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const SelectedRuns& selected = chosen_points[g];
+    bool a_grid_point = false;
+    for (const auto& [params, members] : groups[g].points) {
+      a_grid_point = a_grid_point || params == selected.params;
+      add_rows({groups[g].dataset, groups[g].learner, params, members}, params == selected.params);
     }
+    // Seeds that chose different grid points: the chosen curves are each seed's own chosen run's, a point of no grid.
+    if (!a_grid_point) add_rows(selected, true);
+  }
   h5::write_table(file, "curve_summary", columns, rows);
 }
 

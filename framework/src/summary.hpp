@@ -42,14 +42,13 @@ RunSummary read_run_summary(const h5::Handle& run, const std::string& id, bool w
 // rounds, seconds, rounds_per_second, peak_rss_mb, then one float64 column per metric (NaN where a run lacks it).
 void write_summary_table(const h5::Handle& file, const std::vector<RunSummary>& runs);
 
-struct SelectionRule;  // protocol.hpp
-
 // Writes /curve_summary, the learning curves averaged over seeds in long form: one row per (dataset, learner
-// label, grid point, curve, round) with columns dataset, label, params, chosen (1 for the grid point the
-// selection rule picks), curve, round, runs, mean, std (sample standard deviation over the runs). The runs' curves
-// are those `runs` carry (read_run_summary with_curves).
+// label, grid point, curve, round) with columns dataset, label, params, chosen, curve, round, runs, mean, std (sample
+// standard deviation over the runs). `chosen` is 1 on the rows of the selection choose_grid_points makes: a grid
+// point, or, when seeds chose different points (per_seed), rows of their own averaging each seed's chosen run. The
+// runs' curves are those `runs` carry (read_run_summary with_curves).
 void write_curve_summary(const h5::Handle& file, const std::vector<RunSummary>& runs,
-                         const std::string& selection_metric, bool maximize);
+                         const std::string& selection_metric, bool maximize, bool per_seed);
 
 // A (dataset, learner label)'s grid points (params) and each one's complete runs, all in first-seen order so reports
 // follow the protocol.
@@ -59,15 +58,17 @@ struct GridPointGroup {
 };
 std::vector<GridPointGroup> group_by_grid_point(const std::vector<RunSummary>& runs);
 
-// The runs behind one summary row: a grid point's complete runs.
+// The runs behind one summary row: a grid point's complete runs, or each seed's chosen run.
 struct SelectedRuns {
   std::string dataset, learner, params;
   std::vector<const RunSummary*> runs;  // into the vector the selection was given
 };
-// Per group, the grid point with the best mean of `selection_metric` over its runs (the first point when no run has
-// the metric): /curve_summary's chosen column. A per-seed selection is the report's (trace_reading.hpp).
+// Per group, what the selection rule chooses: the grid point with the best mean of `selection_metric` over its runs
+// (the first point when no run has the metric), or, `per_seed` (a protocol's "selection" per seed, as
+// cross-validation chooses), each seed's own best run (ties to the earlier point), `params` then naming the point
+// chosen most often ("per seed; most often (3/5): ...") unless every seed chose the same one.
 std::vector<SelectedRuns> choose_grid_points(const std::vector<RunSummary>& runs, const std::string& selection_metric,
-                                             bool maximize);
+                                             bool maximize, bool per_seed = false);
 // A run's final value of a metric; NaN when the run has none.
 double final_metric(const RunSummary& run, const std::string& name);
 

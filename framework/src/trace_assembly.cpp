@@ -118,8 +118,8 @@ void TraceAssembly::finish(const TraceHeader& header) {
   h5::write_attribute(file_, "runs_complete", static_cast<std::int64_t>(complete));
   h5::write_attribute(file_, "runs_failed", static_cast<std::int64_t>(summaries.size() - complete));
   write_summary_table(file_, summaries);
-  const bool maximize = header.selection_goal == "max";
-  write_curve_summary(file_, summaries, header.selection_metric, maximize);
+  write_curve_summary(file_, summaries, header.selection_metric, header.selection_goal == "max",
+                      header.selection_per_seed == "true");
   h5::close_file(file_);
   fs::rename(temporary_, output_);
 }
@@ -135,7 +135,8 @@ std::uintmax_t bytes_of(const std::map<std::string, RunSource>& sources) {
   return bytes;
 }
 
-void assemble_trace(const fs::path& output, const TraceHeader& header, const std::map<std::string, RunSource>& sources) {
+void assemble_trace(const fs::path& output, const TraceHeader& header,
+                    const std::map<std::string, RunSource>& sources) {
   check_room(output, bytes_of(sources), sources.size());
   TraceAssembly assembly(output);
   assembly.copy(sources);

@@ -26,7 +26,7 @@
 
 namespace glimpse {
 
-inline constexpr const char* trace_schema_version = "1.6.0";
+inline constexpr const char* trace_schema_version = "1.7.0";
 
 struct NamedCurve {
   std::string name;

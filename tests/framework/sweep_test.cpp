@@ -346,7 +346,7 @@ TEST(Shards, ParsedFromIOverNWithClearErrors) {
 TEST_F(Sweep, SummaryTableAndSelection) {
   const auto result = run("s.h5", 2);
   const h5::Handle file = h5::open_file(result.output, false);
-  EXPECT_EQ(h5::read_string_attribute(file, "schema_version"), "1.6.0");
+  EXPECT_EQ(h5::read_string_attribute(file, "schema_version"), "1.7.0");
   EXPECT_EQ(h5::read_int_attribute(file, "runs_total"), 9);
   EXPECT_EQ(h5::read_text(file, "protocol"), protocol_text);
   const auto runs = read_run_summaries(file);
@@ -454,6 +454,57 @@ TEST_F(Sweep, CurveSummaryAveragesEachGridPointsCurvesOverSeeds) {
     ++checked;
   }
   EXPECT_GT(checked, 4u);  // both grid points, several rounds each
+}
+
+// With "per_seed" selection the chosen curves are each seed's own best run's, averaged: rows of their own when the
+// seeds chose different grid points, and then no grid point's rows are marked chosen.
+TEST_F(Sweep, CurveSummaryOfAPerSeedSelectionAveragesEachSeedsChosenRun) {
+  protocol = parse_protocol(R"({"name": "per_seed_selection",
+      "datasets": [{"name": "g", "source": "gaussians", "params": {"n_per_class": 40, "sigma": 1.0}}],
+      "oracle": {"name": "bandit"}, "learners": [{"name": "banditron", "grid": {"gamma": [0.02, 0.3, 0.9]}}],
+      "metrics": [{"name": "online_accuracy"}, {"name": "windowed_accuracy", "params": {"window": 40}}],
+      "selection": {"metric": "online_accuracy", "per_seed": true}, "seeds": 6})",
+                            "p.json", ".", registry());
+  const h5::Handle file = h5::open_file(run("p.h5", 2).output, false);
+  // Each seed's best run by hand: runs are in grid point order, and a tie keeps the earlier point.
+  std::map<std::int64_t, RunSummary> best;
+  for (const auto& s : read_run_summaries(file)) {
+    const auto incumbent = best.find(s.seed);
+    if (incumbent == best.end() ||
+        final_metric(s, "online_accuracy") > final_metric(incumbent->second, "online_accuracy"))
+      best[s.seed] = s;
+  }
+  std::set<std::string> points;
+  for (const auto& [seed, s] : best) points.insert(s.params);
+  ASSERT_GT(points.size(), 1u) << "the seeds must disagree for this test to mean anything";
+  // The mean of the chosen runs' windowed accuracy at each round they record.
+  std::map<std::int64_t, double> expected;
+  for (const auto& [seed, s] : best) {
+    const h5::Handle c = h5::open_group(file, "runs/" + s.id + "/curves/windowed_accuracy");
+    const auto rounds = h5::read_vector<std::int64_t>(c, "round");
+    const auto values = h5::read_vector<double>(c, "value");
+    for (std::size_t i = 0; i < rounds.size(); ++i) expected[rounds[i]] += values[i] / 6;
+  }
+  using Type = h5::TableColumn::Type;
+  const auto column = [&](const std::string& name, Type type) {
+    return h5::read_table_column(file, "curve_summary", name, type);
+  };
+  const auto params = column("params", Type::text).texts, curve = column("curve", Type::text).texts;
+  const auto round = column("round", Type::integer).integers, runs = column("runs", Type::integer).integers,
+             chosen = column("chosen", Type::integer).integers;
+  const auto mean = column("mean", Type::real).reals;
+  std::size_t checked = 0;
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    EXPECT_EQ(chosen[i] == 1, params[i].rfind("per seed; most often (", 0) == 0) << params[i];
+    if (chosen[i] != 1 || curve[i] != "windowed_accuracy") continue;
+    EXPECT_EQ(runs[i], 6);
+    EXPECT_NEAR(mean[i], expected.at(round[i]), 1e-12);
+    ++checked;
+  }
+  EXPECT_EQ(checked, expected.size());
+  // The summary report names the same selection.
+  EXPECT_EQ(choose_grid_points(read_run_summaries(file), "online_accuracy", true, true).front().params,
+            params[std::find(chosen.begin(), chosen.end(), 1) - chosen.begin()]);
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
     import glimpse
     trace = glimpse.run("protocols/quickstart.json", output="runs/quickstart.h5")  # or glimpse.open(path)
     trace.summary          # one row per run (pandas.DataFrame): identity, status, time, final metrics
-    trace.curves           # learning curves averaged over seeds, long form; chosen == 1: the selected grid point
+    trace.curves           # learning curves averaged over seeds, long form; chosen == 1: the selection's curves
     trace.rounds("000003") # one run's per-round record: {"y": array, "predicted": array, ...}
     trace.params("000003") # its parameters, as a dict
 
