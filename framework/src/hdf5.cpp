@@ -80,33 +80,14 @@ Handle string_type() {
 }
 }  // namespace detail
 
+// Any object but a file closes when its last reference goes, as its own H5xclose would close it. A file goes through
+// H5Fclose, which also flushes a file opened more than once.
 void Handle::close() noexcept {
   if (id_ < 0) return;
-  switch (H5Iget_type(id_)) {
-    case H5I_FILE:
-      H5Fclose(id_);
-      break;
-    case H5I_GROUP:
-      H5Gclose(id_);
-      break;
-    case H5I_DATASET:
-      H5Dclose(id_);
-      break;
-    case H5I_DATASPACE:
-      H5Sclose(id_);
-      break;
-    case H5I_DATATYPE:
-      H5Tclose(id_);
-      break;
-    case H5I_ATTR:
-      H5Aclose(id_);
-      break;
-    case H5I_GENPROP_LST:
-      H5Pclose(id_);
-      break;
-    default:
-      break;
-  }
+  if (H5Iget_type(id_) == H5I_FILE)
+    H5Fclose(id_);
+  else
+    H5Idec_ref(id_);
   id_ = H5I_INVALID_HID;
 }
 
@@ -119,14 +100,25 @@ Handle create_file(const std::filesystem::path& path) {
       check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.id()), "cannot create '" + path.string() + "'"));
 }
 
+namespace {
+// Every in-memory file needs a name of its own (never a file on disk).
+std::string memory_file_name() {
+  static std::atomic<std::uint64_t> files{0};
+  return "glimpse-memory-" + std::to_string(files++);
+}
+// File access through the in-memory driver: grows by 1 MiB at a time, never written to disk (backing_store false).
+Handle memory_file_access() {
+  Handle access(check(H5Pcreate(H5P_FILE_ACCESS), "creating file access properties"));
+  check_status(H5Pset_fapl_core(access.id(), 1 << 20, false), "choosing the in-memory file driver");
+  return access;
+}
+}  // namespace
+
 Handle create_memory_file() {
   quiet();
-  const Handle access(check(H5Pcreate(H5P_FILE_ACCESS), "creating file access properties"));
-  // Grows by 1 MiB at a time; never written to disk (backing_store false): file_image() takes its bytes.
-  check_status(H5Pset_fapl_core(access.id(), 1 << 20, false), "choosing the in-memory file driver");
-  static std::atomic<std::uint64_t> files{0};
-  const std::string name = "glimpse-memory-" + std::to_string(files++);
-  return Handle(check(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.id()), "creating an in-memory file"));
+  const Handle access = memory_file_access();
+  return Handle(check(H5Fcreate(memory_file_name().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.id()),
+                      "creating an in-memory file"));
 }
 
 std::vector<char> file_image(const Handle& file) {
@@ -140,13 +132,10 @@ std::vector<char> file_image(const Handle& file) {
 
 Handle open_file_image(std::span<const char> image) {
   quiet();
-  const Handle access(check(H5Pcreate(H5P_FILE_ACCESS), "creating file access properties"));
-  check_status(H5Pset_fapl_core(access.id(), 1 << 20, false), "choosing the in-memory file driver");
+  const Handle access = memory_file_access();
   check_status(H5Pset_file_image(access.id(), const_cast<char*>(image.data()), image.size()),
                "handing a file image to HDF5");
-  static std::atomic<std::uint64_t> files{0};
-  const std::string name = "glimpse-image-" + std::to_string(files++);
-  return Handle(check(H5Fopen(name.c_str(), H5F_ACC_RDONLY, access.id()), "opening a file image"));
+  return Handle(check(H5Fopen(memory_file_name().c_str(), H5F_ACC_RDONLY, access.id()), "opening a file image"));
 }
 
 void close_file(Handle& file) {
@@ -230,17 +219,20 @@ std::string read_string_attribute(const Handle& object, const std::string& name)
   H5Dvlen_reclaim(type.id(), space.id(), H5P_DEFAULT, &text);
   return value;
 }
-std::int64_t read_int_attribute(const Handle& object, const std::string& name) {
+namespace {
+template <class T>
+T read_number_attribute(const Handle& object, const std::string& name) {
   const Handle attribute(check(H5Aopen(object.id(), name.c_str(), H5P_DEFAULT), "opening attribute '" + name + "'"));
-  std::int64_t value = 0;
-  check_status(H5Aread(attribute.id(), H5T_NATIVE_INT64, &value), "reading attribute '" + name + "'");
+  T value = 0;
+  check_status(H5Aread(attribute.id(), type_ids<T>().native, &value), "reading attribute '" + name + "'");
   return value;
 }
+}  // namespace
+std::int64_t read_int_attribute(const Handle& object, const std::string& name) {
+  return read_number_attribute<std::int64_t>(object, name);
+}
 double read_double_attribute(const Handle& object, const std::string& name) {
-  const Handle attribute(check(H5Aopen(object.id(), name.c_str(), H5P_DEFAULT), "opening attribute '" + name + "'"));
-  double value = 0;
-  check_status(H5Aread(attribute.id(), H5T_NATIVE_DOUBLE, &value), "reading attribute '" + name + "'");
-  return value;
+  return read_number_attribute<double>(object, name);
 }
 
 std::vector<std::string> attribute_names(const Handle& object) {

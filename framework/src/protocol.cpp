@@ -144,18 +144,11 @@ class ProtocolParser {
         protocol.split.folds = parse_integer(r, *folds, "split.folds", 0);
         if (protocol.split.folds == 1) r.fail("split.folds", "expected 0 (no cross-validation) or at least 2, got 1");
       }
-      if (const auto* fit = r.child(*split, "fit_transforms_on")) {
-        const std::string v = r.value(*fit, "split.fit_transforms_on", "training, labelled or all");
-        using FitRows = BatchSplit::FitRows;
-        if (v == "training")
-          protocol.split.fit_transforms_on = FitRows::training;
-        else if (v == "labelled")
-          protocol.split.fit_transforms_on = FitRows::labelled;
-        else if (v == "all")
-          protocol.split.fit_transforms_on = FitRows::all;
-        else
-          r.fail("split.fit_transforms_on", "expected training, labelled or all, got '" + v + "'");
-      }
+      using FitRows = BatchSplit::FitRows;
+      if (const auto* fit = r.child(*split, "fit_transforms_on"))
+        protocol.split.fit_transforms_on = r.choice<FitRows>(
+            *fit, "split.fit_transforms_on",
+            {{"training", FitRows::training}, {"labelled", FitRows::labelled}, {"all", FitRows::all}});
     }
   }
 
@@ -168,18 +161,17 @@ class ProtocolParser {
       r.fail(path,
              "expected {\"name\": INSTALLED_DATASET}, {\"dataset\": INSTALLED_DATASET, \"name\": NAME} or "
              "{\"source\": PLUGIN, \"params\": {...}}");
-    std::vector<std::string> keys{"name", "source", "params", "transforms"};
+    const bool from_source = r.child(node, "source");
+    std::vector<std::string> keys = from_source ? std::vector<std::string>{"name", "source", "params", "transforms"}
+                                                : std::vector<std::string>{"name", "dataset", "transforms"};
     if (may_have_test) keys.push_back("test");
     if (batch) keys.push_back("labelled");
-    if (r.child(node, "source")) {
+    if (from_source) {
       data.source = r.plugin_use(node, path, PluginKind::data_source, "source", keys);
       data.name = data.source.name();
       if (const auto* n = r.child(node, "name")) data.name = r.value(*n, path + ".name", "a dataset name");
       data.split_name = data.name;
     } else {
-      keys = {"name", "dataset", "transforms"};
-      if (may_have_test) keys.push_back("test");
-      if (batch) keys.push_back("labelled");
       r.only_keys(node, path, keys);
       const auto* n = r.child(node, "name");
       const auto* installed = r.child(node, "dataset");
@@ -311,29 +303,21 @@ class ProtocolParser {
                                  [](const auto& d) { return !d.test.empty(); }))
         r.fail("test_every", "no dataset has a \"test\" part to evaluate on");
     }
-    if (const auto* order = r.child(root, "order")) {
-      const std::string expected = "one of shuffle, file, by_class, interleaved, class_balanced, with_replacement";
-      const std::string o = r.value(*order, "order", expected);
-      const std::pair<const char*, StreamOrder> modes[] = {{"shuffle", StreamOrder::shuffle},
-                                                           {"file", StreamOrder::file},
-                                                           {"by_class", StreamOrder::by_class},
-                                                           {"interleaved", StreamOrder::interleaved},
-                                                           {"class_balanced", StreamOrder::class_balanced},
-                                                           {"with_replacement", StreamOrder::with_replacement}};
-      const auto mode = std::find_if(std::begin(modes), std::end(modes), [&](const auto& m) { return o == m.first; });
-      if (mode == std::end(modes)) r.fail("order", "expected " + expected + ", got '" + o + "'");
-      protocol.order = mode->second;
-    }
+    if (const auto* order = r.child(root, "order"))
+      protocol.order = r.choice<StreamOrder>(*order, "order",
+                                             {{"shuffle", StreamOrder::shuffle},
+                                              {"file", StreamOrder::file},
+                                              {"by_class", StreamOrder::by_class},
+                                              {"interleaved", StreamOrder::interleaved},
+                                              {"class_balanced", StreamOrder::class_balanced},
+                                              {"with_replacement", StreamOrder::with_replacement}});
     if (const auto* rounds = r.child(root, "rounds")) {
       if (protocol.order != StreamOrder::with_replacement)
         r.fail("rounds", "only with \"order\": \"with_replacement\" (other orders visit each row once per pass)");
       protocol.rounds = parse_integer(r, *rounds, "rounds", 1);
     }
-    if (const auto* trace = r.child(root, "trace")) {
-      const std::string t = r.value(*trace, "trace", "'rounds' or 'curves'");
-      if (t != "rounds" && t != "curves") r.fail("trace", "expected 'rounds' or 'curves', got '" + t + "'");
-      protocol.trace_rounds = t == "rounds";
-    }
+    if (const auto* trace = r.child(root, "trace"))
+      protocol.trace_rounds = r.choice<bool>(*trace, "trace", {{"rounds", true}, {"curves", false}});
   }
 
   void parse_selection() {
@@ -356,16 +340,10 @@ class ProtocolParser {
           r.fail("selection.metric", "'" + protocol.selection.metric + "' is not produced by any metric; metrics: " +
                                          join({metric_names.begin(), metric_names.end()}));
       }
-      if (const auto* g = r.child(*selection, "goal")) {
-        const std::string goal = r.value(*g, "selection.goal", "'max' or 'min'");
-        if (goal != "max" && goal != "min") r.fail("selection.goal", "expected 'max' or 'min', got '" + goal + "'");
-        protocol.selection.maximize = goal == "max";
-      }
-      if (const auto* p = r.child(*selection, "per_seed")) {
-        const std::string v = r.value(*p, "selection.per_seed", "true or false");
-        if (v != "true" && v != "false") r.fail("selection.per_seed", "expected true or false, got '" + v + "'");
-        protocol.selection.per_seed = v == "true";
-      }
+      if (const auto* g = r.child(*selection, "goal"))
+        protocol.selection.maximize = r.choice<bool>(*g, "selection.goal", {{"max", true}, {"min", false}});
+      if (const auto* p = r.child(*selection, "per_seed"))
+        protocol.selection.per_seed = r.choice<bool>(*p, "selection.per_seed", {{"true", true}, {"false", false}});
     }
   }
 
@@ -396,11 +374,8 @@ Protocol parse_protocol(const std::string& text, const std::string& file, const 
   protocol.file = file;
   protocol.text = text;
   if (const auto* n = r.child(root, "name")) protocol.name = r.value(*n, "name", "a name");
-  if (const auto* k = r.child(root, "kind")) {
-    protocol.kind = r.value(*k, "kind", "a protocol kind");
-    if (protocol.kind != "online" && protocol.kind != "batch")
-      r.fail("kind", "expected 'online' or 'batch', got '" + protocol.kind + "'");
-  }
+  if (const auto* k = r.child(root, "kind"))
+    protocol.kind = r.choice<std::string>(*k, "kind", {{"online", "online"}, {"batch", "batch"}});
   ProtocolParser(r, root, protocol).parse();
   if (const auto* output = r.child(root, "output")) protocol.output = r.value(*output, "output", "a file name");
 

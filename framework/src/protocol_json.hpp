@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -59,6 +60,19 @@ class Reader {
   std::string value(const pt::ptree& node, const std::string& path, const std::string& expected) const {
     if (!is_value(node)) fail(path, "expected " + expected + ", got a list or an object");
     return node.data();
+  }
+
+  // One of a fixed set of words, as written at `path`: the meaning paired with it.
+  template <class T>
+  T choice(const pt::ptree& node, const std::string& path,
+           std::initializer_list<std::pair<const char*, T>> words) const {
+    std::string expected;  // "a, b or c"
+    for (auto it = words.begin(); it != words.end(); ++it)
+      expected += std::string(it == words.begin() ? "" : it + 1 == words.end() ? " or " : ", ") + it->first;
+    const std::string written = value(node, path, expected);
+    for (const auto& [word, meaning] : words)
+      if (written == word) return meaning;
+    fail(path, "expected " + expected + ", got '" + written + "'");
   }
 
   const pt::ptree* child(const pt::ptree& node, const std::string& key) const {

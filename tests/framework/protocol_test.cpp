@@ -148,7 +148,7 @@ TEST(Protocol, RefusesMissingSectionsAndBadSettings) {
   EXPECT_EQ(refusal(with(valid, "\"seeds\": 2", "\"kind\": \"batch\"")),
             "x.json: oracle: a batch protocol has no oracle: the labelled rows of its \"split\" keep their labels");
   EXPECT_EQ(refusal(with(valid, "\"seeds\": 2", "\"kind\": \"offline\"")),
-            "x.json: kind: expected 'online' or 'batch', got 'offline'");
+            "x.json: kind: expected online or batch, got 'offline'");
   EXPECT_EQ(refusal(with(valid, "\"seeds\": 2", "\"selection\": {\"metric\": \"accuracy\"}")),
             "x.json: selection.metric: 'accuracy' is not produced by any metric; metrics: online_accuracy");
   EXPECT_EQ(refusal(with(valid, "[{\"name\": \"online_accuracy\"}]",

@@ -61,7 +61,7 @@ TEST(StreamOrder, ProtocolsNameTheModesAndRefuseOthers) {
       "learners": [{"name": "perceptron"}], "metrics": [{"name": "online_accuracy"}], "order": ")";
   EXPECT_EQ(parse_protocol(base + "interleaved\"}", "o.json", ".", registry()).order, StreamOrder::interleaved);
   EXPECT_EQ(error_of([&] { parse_protocol(base + "sorted\"}", "o.json", ".", registry()); }),
-            "o.json: order: expected one of shuffle, file, by_class, interleaved, class_balanced, with_replacement, "
+            "o.json: order: expected shuffle, file, by_class, interleaved, class_balanced or with_replacement, "
             "got 'sorted'");
   EXPECT_EQ(parse_protocol(base + "with_replacement\", \"rounds\": 25}", "o.json", ".", registry()).rounds, 25);
   EXPECT_EQ(error_of([&] { parse_protocol(base + "shuffle\", \"rounds\": 25}", "o.json", ".", registry()); }),
