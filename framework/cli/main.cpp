@@ -19,9 +19,9 @@
 #include <thread>
 #include <vector>
 
-#include "glimpse/dataset_file.hpp"
 #include "dataset_catalog.hpp"
 #include "embedded_quickstart.hpp"
+#include "glimpse/dataset_file.hpp"
 #include "glimpse/error.hpp"
 #include "installed_datasets.hpp"
 #include "merge_traces.hpp"
@@ -121,7 +121,7 @@ ParsedCommand parse_command(const std::vector<std::string>& args, const po::opti
   return parsed;
 }
 
-int command_run(const std::vector<std::string>& args) {
+po::options_description run_options() {
   po::options_description options(
       "glimpse run [PROTOCOL] [options]\n\n"
       "Runs every (learner, grid point, dataset, seed) of PROTOCOL, writes the traces to\n"
@@ -149,6 +149,46 @@ int command_run(const std::vector<std::string>& args) {
       "processes,p", po::value<int>()->default_value(1),
       "share the sweep among N processes on this machine (for learners that cannot use threads: Python's); each "
       "uses --threads (default: the cores divided among them); the traces are the same");
+  return options;
+}
+
+// What a finished `glimpse run` prints (the summary, the --profile table, the counts) and its exit status.
+int report_run(glimpse::SweepResult& result, const po::variables_map& vm,
+               const glimpse::cli::ProcessDispatcher* local) {
+  if (local && local->lost_helpers()) {
+    // A dead helper never said what it finished; the assembled output knows.
+    const auto complete = glimpse::h5::read_int_attribute(glimpse::open_trace_file(result.output), "runs_complete");
+    result.completed_now = complete - result.already_complete;
+    result.interrupted = complete + static_cast<std::int64_t>(result.failures.size()) < result.total_runs;
+  }
+  if (!vm.count("quiet")) {
+    glimpse::print_summary(result.output, std::cout);
+    std::cout << '\n';
+  }
+  if (vm.count("profile")) {
+    if (result.profiles.empty())
+      std::cout << "--profile: no online run was done this time (batch runs and runs already in the file are not "
+                   "profiled)\n\n";
+    else
+      glimpse::print_profile(result.profiles, std::cout), std::cout << '\n';
+  }
+  const double rate = glimpse::rounds_per_second(result.rounds, result.seconds);
+  std::fprintf(stderr, "%s: %lld of %lld runs complete (%lld this time, %.3g rounds/s overall, %.2f s)\n",
+               result.output.c_str(), static_cast<long long>(result.already_complete + result.completed_now),
+               static_cast<long long>(result.total_runs), static_cast<long long>(result.completed_now), rate,
+               result.seconds);
+  if (!result.failures.empty())
+    std::fprintf(stderr, "%zu run(s) failed (listed above and by 'glimpse summary'); rerunning retries them\n",
+                 result.failures.size());
+  if (result.interrupted) {
+    std::fprintf(stderr, "interrupted: run the same command again to resume\n");
+    return 130;
+  }
+  return result.failures.empty() ? 0 : 3;
+}
+
+int command_run(const std::vector<std::string>& args) {
+  const po::options_description options = run_options();
   po::positional_options_description positional;
   positional.add("protocol", 1);
   const auto vm = parse(args, options, positional);
@@ -200,36 +240,7 @@ int command_run(const std::vector<std::string>& args) {
 
   auto result = glimpse::run_sweep(protocol, sweep);
   if (helper_rank) return result.failures.empty() ? 0 : 3;  // rank 0 reports for every rank
-  if (local && local->lost_helpers()) {
-    // A dead helper never said what it finished; the assembled output knows.
-    const auto complete = glimpse::h5::read_int_attribute(glimpse::open_trace_file(result.output), "runs_complete");
-    result.completed_now = complete - result.already_complete;
-    result.interrupted = complete + static_cast<std::int64_t>(result.failures.size()) < result.total_runs;
-  }
-  if (!vm.count("quiet")) {
-    glimpse::print_summary(result.output, std::cout);
-    std::cout << '\n';
-  }
-  if (sweep.profile) {
-    if (result.profiles.empty())
-      std::cout << "--profile: no online run was done this time (batch runs and runs already in the file are not "
-                   "profiled)\n\n";
-    else
-      glimpse::print_profile(result.profiles, std::cout), std::cout << '\n';
-  }
-  const double rate = glimpse::rounds_per_second(result.rounds, result.seconds);
-  std::fprintf(stderr, "%s: %lld of %lld runs complete (%lld this time, %.3g rounds/s overall, %.2f s)\n",
-               result.output.c_str(), static_cast<long long>(result.already_complete + result.completed_now),
-               static_cast<long long>(result.total_runs), static_cast<long long>(result.completed_now), rate,
-               result.seconds);
-  if (!result.failures.empty())
-    std::fprintf(stderr, "%zu run(s) failed (listed above and by 'glimpse summary'); rerunning retries them\n",
-                 result.failures.size());
-  if (result.interrupted) {
-    std::fprintf(stderr, "interrupted: run the same command again to resume\n");
-    return 130;
-  }
-  return result.failures.empty() ? 0 : 3;
+  return report_run(result, vm, local ? &*local : nullptr);
 }
 
 // The first `limit` ids of a list, then how many more.
