@@ -149,6 +149,16 @@ TEST(Protocol, RefusesMissingSectionsAndBadSettings) {
             "x.json: oracle: a batch protocol has no oracle: the labelled rows of its \"split\" keep their labels");
   EXPECT_EQ(refusal(with(valid, "\"seeds\": 2", "\"kind\": \"offline\"")),
             "x.json: kind: expected online or batch, got 'offline'");
+  EXPECT_EQ(refusal(with(valid, "\"seeds\": 2", "\"trace\": \"round\"")),
+            "x.json: trace: expected rounds or curves, got 'round'");
+  EXPECT_EQ(refusal(with(valid, "\"seeds\": 2", "\"trace\": [\"rounds\"]")),
+            "x.json: trace: expected rounds or curves, got a list or an object");
+  EXPECT_EQ(refusal(with(valid, "\"seeds\": 2", "\"selection\": {\"goal\": \"maximum\"}")),
+            "x.json: selection.goal: expected max or min, got 'maximum'");
+  EXPECT_EQ(refusal(with(valid, "\"seeds\": 2", "\"selection\": {\"per_seed\": \"yes\"}")),
+            "x.json: selection.per_seed: expected true or false, got 'yes'");
+  EXPECT_FALSE(
+      parse_protocol(with(valid, "\"seeds\": 2", "\"trace\": \"curves\""), "x.json", ".", registry()).trace_rounds);
   EXPECT_EQ(refusal(with(valid, "\"seeds\": 2", "\"selection\": {\"metric\": \"accuracy\"}")),
             "x.json: selection.metric: 'accuracy' is not produced by any metric; metrics: online_accuracy");
   EXPECT_EQ(refusal(with(valid, "[{\"name\": \"online_accuracy\"}]",
