@@ -224,6 +224,9 @@ def learning_curves(paths, out, x_axis):
         fig, ax = plt.subplots(figsize=(6, 4))
         for i, (label, (rounds, mean, std, queries)) in enumerate(by_label.items()):
             x = queries if x_axis == "queries" and queries is not None else rounds
+            if len(x) < 3:  # a batch run tested only at its end: points with error bars, not an invisible line
+                ax.errorbar(x, mean, yerr=std, color=f"C{i}", label=label, marker="o", linestyle="none", capsize=4)
+                continue
             ax.plot(x, mean, color=f"C{i}", label=label)
             ax.fill_between(x, mean - std, mean + std, color=f"C{i}", alpha=0.2, linewidth=0)
         ax.set_xlabel("number of queries" if x_axis == "queries" else "rounds")
