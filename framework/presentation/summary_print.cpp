@@ -73,6 +73,64 @@ template <class T>
 void add_unique(std::vector<T>& items, const T& item) {
   if (std::find(items.begin(), items.end(), item) == items.end()) items.push_back(item);
 }
+// The papers' layout: datasets down, learners across, one metric; then each cell's chosen params.
+void print_paper_table(const std::vector<SummaryRow>& rows, const std::string& metric, std::ostream& out) {
+  std::vector<std::string> datasets, learners;
+  for (const auto& row : rows) add_unique(datasets, row.dataset), add_unique(learners, row.learner);
+  std::vector<std::string> header{"dataset"};
+  header.insert(header.end(), learners.begin(), learners.end());
+  TextTable table(header);
+  TextTable chosen({"dataset", "learner", "chosen params"});
+  for (const auto& dataset : datasets) {
+    std::vector<std::string> cells{dataset};
+    for (const auto& learner : learners) {
+      const auto row = std::find_if(rows.begin(), rows.end(),
+                                    [&](const SummaryRow& r) { return r.dataset == dataset && r.learner == learner; });
+      std::string cell = "-";
+      if (row != rows.end()) {
+        chosen.add_row({dataset, learner, row->params});
+        const auto m = std::find(row->metric_names.begin(), row->metric_names.end(), metric);
+        if (m != row->metric_names.end()) {
+          const auto i = static_cast<std::size_t>(m - row->metric_names.begin());
+          cell = mean_std_text(metric, row->means[i], row->stds[i]);
+        }
+      }
+      cells.push_back(cell);
+    }
+    table.add_row(std::move(cells));
+  }
+  out << metric << ":\n";
+  table.print(out);
+  out << '\n';
+  chosen.print(out);
+}
+
+// One line per dataset, learner and chosen grid point: every metric, throughput and memory.
+void print_rows(const std::vector<SummaryRow>& rows, std::ostream& out) {
+  std::vector<std::string> header{"dataset", "learner", "params", "seeds"};
+  std::vector<std::string> names;
+  for (const auto& row : rows)
+    for (const auto& n : row.metric_names) add_unique(names, n);
+  header.insert(header.end(), names.begin(), names.end());
+  header.insert(header.end(), {"rounds/s", "peak MB"});
+  TextTable table(header);
+  for (const auto& row : rows) {
+    std::vector<std::string> cells{row.dataset, row.learner, row.params, std::to_string(row.seeds)};
+    for (const auto& n : names) {
+      const auto it = std::find(row.metric_names.begin(), row.metric_names.end(), n);
+      if (it == row.metric_names.end()) {
+        cells.emplace_back("-");
+        continue;
+      }
+      const auto i = static_cast<std::size_t>(it - row.metric_names.begin());
+      cells.push_back(mean_std_text(n, row.means[i], row.stds[i]));
+    }
+    cells.push_back(throughput_text(row.rounds_per_second));
+    cells.push_back(std::isnan(row.peak_rss_mb) ? std::string("-") : std::to_string(std::llround(row.peak_rss_mb)));
+    table.add_row(std::move(cells));
+  }
+  table.print(out);
+}
 }  // namespace
 
 void print_summary(const std::filesystem::path& path, std::ostream& out, SummaryView view,
@@ -97,64 +155,10 @@ void print_summary(const std::filesystem::path& path, std::ostream& out, Summary
               : "grid point chosen by " + std::string(maximize ? "max" : "min") + (per_seed ? " " : " mean ") +
                     selection + (per_seed ? " on each seed" : ""))
       << "; mean (std) over seeds\n\n";
-  if (view == SummaryView::table) {
-    // The papers' layout: datasets down, learners across, one metric.
-    const std::string metric = table_metric.empty() ? selection : table_metric;
-    std::vector<std::string> datasets, learners;
-    for (const auto& row : rows) add_unique(datasets, row.dataset), add_unique(learners, row.learner);
-    std::vector<std::string> header{"dataset"};
-    header.insert(header.end(), learners.begin(), learners.end());
-    TextTable table(header);
-    TextTable chosen({"dataset", "learner", "chosen params"});
-    for (const auto& dataset : datasets) {
-      std::vector<std::string> cells{dataset};
-      for (const auto& learner : learners) {
-        const auto row = std::find_if(rows.begin(), rows.end(), [&](const SummaryRow& r) {
-          return r.dataset == dataset && r.learner == learner;
-        });
-        std::string cell = "-";
-        if (row != rows.end()) {
-          chosen.add_row({dataset, learner, row->params});
-          const auto m = std::find(row->metric_names.begin(), row->metric_names.end(), metric);
-          if (m != row->metric_names.end()) {
-            const auto i = static_cast<std::size_t>(m - row->metric_names.begin());
-            cell = mean_std_text(metric, row->means[i], row->stds[i]);
-          }
-        }
-        cells.push_back(cell);
-      }
-      table.add_row(std::move(cells));
-    }
-    out << metric << ":\n";
-    table.print(out);
-    out << '\n';
-    chosen.print(out);
-    print_failed_runs(failed, out);
-    return;
-  }
-  std::vector<std::string> header{"dataset", "learner", "params", "seeds"};
-  std::vector<std::string> names;
-  for (const auto& row : rows)
-    for (const auto& n : row.metric_names) add_unique(names, n);
-  header.insert(header.end(), names.begin(), names.end());
-  header.insert(header.end(), {"rounds/s", "peak MB"});
-  TextTable table(header);
-  for (const auto& row : rows) {
-    std::vector<std::string> cells{row.dataset, row.learner, row.params, std::to_string(row.seeds)};
-    for (const auto& n : names) {
-      const auto it = std::find(row.metric_names.begin(), row.metric_names.end(), n);
-      if (it == row.metric_names.end()) {
-        cells.emplace_back("-");
-        continue;
-      }
-      const auto i = static_cast<std::size_t>(it - row.metric_names.begin());
-      cells.push_back(mean_std_text(n, row.means[i], row.stds[i]));
-    }
-    cells.push_back(throughput_text(row.rounds_per_second));
-    cells.push_back(std::isnan(row.peak_rss_mb) ? std::string("-") : std::to_string(std::llround(row.peak_rss_mb)));
-    table.add_row(std::move(cells));
-  }
-  table.print(out);
+  if (view == SummaryView::table)
+    print_paper_table(rows, table_metric.empty() ? selection : table_metric, out);
+  else
+    print_rows(rows, out);
   print_failed_runs(failed, out);
 }
 
