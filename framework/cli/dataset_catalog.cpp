@@ -12,8 +12,8 @@
 #include <numeric>
 #include <sstream>
 
-#include "glimpse/dataset_file.hpp"
 #include "embedded_catalog.hpp"
+#include "glimpse/dataset_file.hpp"
 #include "glimpse/error.hpp"
 #include "glimpse/interfaces.hpp"
 #include "installed_datasets.hpp"
@@ -189,15 +189,10 @@ Dataset read_with_plugin(const CatalogEntry& e, const PluginRegistry& registry,
   return source->load();
 }
 
-void install_one(const CatalogEntry& e, const PluginRegistry& registry, std::ostream& log) {
+// The entry's files read by its reader plugin, one dataset per part (an R data file is converted to CSV first).
+std::vector<Dataset> read_parts(const CatalogEntry& e, const std::vector<std::string>& files, const TempFolder& work,
+                                const fs::path& log_file, const PluginRegistry& registry, std::ostream& log) {
   const std::string where = "dataset '" + e.name + "'";
-  TempFolder work;
-  const fs::path log_file = work.path() / "commands.log";
-  fs::path root;
-  const std::string version = provide_package(e, root, log_file, log);
-  std::vector<std::string> files;
-  for (const auto& f : e.files) files.push_back((root / fs::path(f).relative_path()).string());
-
   std::vector<Dataset> parts;
   if (!e.rda_object.empty()) {
     ensure_rdata(log_file, log);
@@ -230,17 +225,11 @@ void install_one(const CatalogEntry& e, const PluginRegistry& registry, std::ost
     for (std::size_t i = 0; i < files.size(); ++i) extra.emplace_back(e.file_params[i], files[i]);
     parts.push_back(read_with_plugin(e, registry, extra));
   }
-  Dataset data = concatenate(parts, where);
-  if (e.first_row > 0) {
-    if (e.first_row < 1 || e.last_row > data.size() || e.first_row > e.last_row)
-      throw Error(where, "rows " + std::to_string(e.first_row) + ".." + std::to_string(e.last_row) + " outside the " +
-                             std::to_string(data.size()) + " rows read");
-    std::vector<std::int64_t> rows(static_cast<std::size_t>(e.last_row - e.first_row + 1));
-    std::iota(rows.begin(), rows.end(), e.first_row - 1);
-    data = data.subset(rows);
-  }
-  data.validate(where);
+  return parts;
+}
 
+// Error naming every way `data` differs from what the catalog recorded (n, d, K, class counts, checksum).
+void check_against_catalog(const Dataset& data, const CatalogEntry& e, const std::string& version) {
   std::vector<std::string> differences;
   const auto counts = class_counts(data);
   const auto list = [](const std::vector<std::int64_t>& v) {
@@ -264,8 +253,30 @@ void install_one(const CatalogEntry& e, const PluginRegistry& registry, std::ost
     if (version != e.package_version)
       message += "\n  (package " + e.package + " is version " + version + ", the catalog was made with " +
                  e.package_version + ")";
-    throw Error(where, message);
+    throw Error("dataset '" + e.name + "'", message);
   }
+}
+
+void install_one(const CatalogEntry& e, const PluginRegistry& registry, std::ostream& log) {
+  const std::string where = "dataset '" + e.name + "'";
+  TempFolder work;
+  const fs::path log_file = work.path() / "commands.log";
+  fs::path root;
+  const std::string version = provide_package(e, root, log_file, log);
+  std::vector<std::string> files;
+  for (const auto& f : e.files) files.push_back((root / fs::path(f).relative_path()).string());
+  std::vector<Dataset> parts = read_parts(e, files, work, log_file, registry, log);
+  Dataset data = concatenate(parts, where);
+  if (e.first_row > 0) {
+    if (e.first_row < 1 || e.last_row > data.size() || e.first_row > e.last_row)
+      throw Error(where, "rows " + std::to_string(e.first_row) + ".." + std::to_string(e.last_row) + " outside the " +
+                             std::to_string(data.size()) + " rows read");
+    std::vector<std::int64_t> rows(static_cast<std::size_t>(e.last_row - e.first_row + 1));
+    std::iota(rows.begin(), rows.end(), e.first_row - 1);
+    data = data.subset(rows);
+  }
+  data.validate(where);
+  check_against_catalog(data, e, version);
   std::string file_list;
   for (const auto& f : e.files) file_list += (file_list.empty() ? "" : ", ") + f;
   save_cached_dataset(data, e.name, {e.package, version, file_list, e.description});
