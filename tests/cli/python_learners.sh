@@ -149,10 +149,18 @@ JSON
 "$GLIMPSE" run long.json -o long.h5 --processes 2 --quiet 2> long.txt &
 coordinator=$!
 wait_for_parts long.h5.parts 1
-killed=""
+helper=""
 for p in $(pgrep -f "glimpse run long.json -o long.h5"); do
-  if tr '\0' '\n' < "/proc/$p/environ" 2> /dev/null | grep -q "^GLIMPSE_PROCESS_HELPER="; then kill -9 "$p" && killed=$p; fi
+  if tr '\0' '\n' < "/proc/$p/environ" 2> /dev/null | grep -q "^GLIMPSE_PROCESS_HELPER="; then helper=$p; fi
 done
+[ -n "$helper" ] || fail "no helper process found to kill"
+# Only once the helper has begun a run of its own (its parts log is made by its first run's start record): killed
+# while still starting (Python's start is slow on a busy machine), it held no run, the coordinator did all 8 and
+# the sweep rightly ended complete (exit 0), which is not the case under test.
+deadline=$((SECONDS + 60))
+until ls long.h5.parts/"$helper"-*.log > /dev/null 2>&1 || [ "$SECONDS" -ge "$deadline" ]; do sleep 0.01; done
+killed=""
+kill -9 "$helper" && killed=$helper
 set +e; wait "$coordinator"; status=$?; set -e
 [ -n "$killed" ] || fail "no helper process found to kill"
 [ "$status" = 130 ] && grep -q "long.h5: helper process $killed ended without reporting" long.txt ||
