@@ -60,14 +60,12 @@ std::vector<FileRuns> read_files(const std::vector<std::filesystem::path>& paths
     const h5::Handle file = open_trace_file(path);
     FileRuns f;
     f.name = path.filename().string();
-    f.selection = h5::read_string_attribute(file, "selection_metric");
-    f.maximize = h5::read_string_attribute(file, "selection_goal") == "max";
-    const bool per_seed = h5::has_attribute(file, "selection_per_seed") &&
-                          h5::read_string_attribute(file, "selection_per_seed") == "true";
+    const SelectionRule rule = read_selection(file);
+    f.selection = rule.metric;
+    f.maximize = rule.maximize;
     f.runs = read_run_summaries(file);
     files.push_back(std::move(f));
-    files.back().selected =
-        select_runs(files.back().runs, files.back().selection, files.back().maximize, false, per_seed);
+    files.back().selected = select_runs(files.back().runs, rule.metric, rule.maximize, false, rule.per_seed);
   }
   for (std::size_t i = 0; i < files.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)

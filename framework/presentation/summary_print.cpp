@@ -136,10 +136,7 @@ void print_rows(const std::vector<SummaryRow>& rows, std::ostream& out) {
 void print_summary(const std::filesystem::path& path, std::ostream& out, SummaryView view,
                    const std::string& table_metric) {
   const h5::Handle file = open_trace_file(path);
-  const std::string selection = h5::read_string_attribute(file, "selection_metric");
-  const bool maximize = h5::read_string_attribute(file, "selection_goal") == "max";
-  const bool per_seed =
-      h5::has_attribute(file, "selection_per_seed") && h5::read_string_attribute(file, "selection_per_seed") == "true";
+  const auto [selection, maximize, per_seed] = read_selection(file);
   const auto runs = read_run_summaries(file);
   const auto rows = summarize(runs, selection, maximize, view == SummaryView::every_grid_point, per_seed);
   const auto total = h5::read_int_attribute(file, "runs_total");

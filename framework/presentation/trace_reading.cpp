@@ -21,6 +21,15 @@ h5::Handle open_trace_file(const std::filesystem::path& path) {
   return file;
 }
 
+SelectionRule read_selection(const h5::Handle& file) {
+  SelectionRule rule;
+  rule.metric = h5::read_string_attribute(file, "selection_metric");
+  rule.maximize = h5::read_string_attribute(file, "selection_goal") == "max";
+  rule.per_seed =  // (files before schema 1.2 have no such attribute)
+      h5::has_attribute(file, "selection_per_seed") && h5::read_string_attribute(file, "selection_per_seed") == "true";
+  return rule;
+}
+
 std::vector<RunSummary> read_run_summaries(const h5::Handle& file) {
   std::vector<RunSummary> runs;
   if (!h5::exists(file, "runs")) return runs;

@@ -7,12 +7,16 @@
 #include <vector>
 
 #include "hdf5.hpp"
+#include "protocol.hpp"
 #include "summary.hpp"
 
 namespace glimpse {
 
 // Opens a trace file for reading; Error naming the file when it is missing, not HDF5 or not a glimpse trace.
 h5::Handle open_trace_file(const std::filesystem::path& path);
+
+// How the file's runs are summarised (its selection_metric, selection_goal and selection_per_seed attributes).
+SelectionRule read_selection(const h5::Handle& file);
 
 // Every run of the file (without curves), in run id order.
 std::vector<RunSummary> read_run_summaries(const h5::Handle& file);

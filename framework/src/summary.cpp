@@ -161,14 +161,18 @@ SelectedRuns best_point_per_seed(const GridPointGroup& g, const std::string& met
                                                       std::to_string(chosen.size()) + "): " + most->first;
   return {g.dataset, g.learner, params, std::move(chosen)};
 }
+
+// What the selection rule chooses in one group (choose_grid_points).
+SelectedRuns choose_in_group(const GridPointGroup& g, const std::string& metric, bool maximize, bool per_seed) {
+  return per_seed ? best_point_per_seed(g, metric, maximize) : best_mean_point(g, metric, maximize);
+}
 }  // namespace
 
 std::vector<SelectedRuns> choose_grid_points(const std::vector<RunSummary>& runs, const std::string& selection_metric,
                                              bool maximize, bool per_seed) {
   std::vector<SelectedRuns> selected;
   for (const auto& g : group_by_grid_point(runs))
-    selected.push_back(per_seed ? best_point_per_seed(g, selection_metric, maximize)
-                                : best_mean_point(g, selection_metric, maximize));
+    selected.push_back(choose_in_group(g, selection_metric, maximize, per_seed));
   return selected;
 }
 
@@ -217,14 +221,12 @@ void write_curve_summary(const h5::Handle& file, const std::vector<RunSummary>& 
         ++rows;
       }
   };
-  const auto chosen_points = choose_grid_points(runs, selection_metric, maximize, per_seed);
-  const auto groups = group_by_grid_point(runs);  // in chosen_points' order, one selection per group
-  for (std::size_t g = 0; g < groups.size(); ++g) {
-    const SelectedRuns& selected = chosen_points[g];
+  for (const auto& group : group_by_grid_point(runs)) {
+    const SelectedRuns selected = choose_in_group(group, selection_metric, maximize, per_seed);
     bool a_grid_point = false;
-    for (const auto& [params, members] : groups[g].points) {
+    for (const auto& [params, members] : group.points) {
       a_grid_point = a_grid_point || params == selected.params;
-      add_rows({groups[g].dataset, groups[g].learner, params, members}, params == selected.params);
+      add_rows({group.dataset, group.learner, params, members}, params == selected.params);
     }
     // Seeds that chose different grid points: the chosen curves are each seed's own chosen run's, a point of no grid.
     if (!a_grid_point) add_rows(selected, true);
