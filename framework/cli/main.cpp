@@ -29,6 +29,7 @@
 #include "new_plugin.hpp"
 #include "orchestrator.hpp"
 #include "plugin_registry.hpp"
+#include "prepared_cache.hpp"
 #include "process_dispatcher.hpp"
 #include "profile_print.hpp"
 #include "progress_line.hpp"
@@ -213,6 +214,8 @@ int command_run(const std::vector<std::string>& args) {
   sweep.compact_traces = vm.count("compact-traces") > 0;
   sweep.profile = vm.count("profile") > 0;
   sweep.log = &std::cerr;
+  glimpse::DiskPreparationCache prepared_cache;
+  sweep.prepared_cache = &prepared_cache;
   std::optional<glimpse::MpiDispatcher> mpi;
   if (vm.count("mpi")) {
     mpi.emplace();
@@ -317,7 +320,8 @@ int command_status(const std::vector<std::string>& args) {
         state[id] = "failed in round " + std::to_string(failure.round) + ": " + failure.error;
     for (const auto& [id, path] : contents.complete) state[id] = "complete";
   }
-  const glimpse::RunList list = glimpse::list_runs(protocol);
+  glimpse::DiskPreparationCache prepared_cache;
+  const glimpse::RunList list = glimpse::list_runs(protocol, &prepared_cache);
   const std::vector<std::int32_t> shard_of =
       shards > 1 ? glimpse::assign_shards(list.costs, shards) : std::vector<std::int32_t>(list.runs.size(), 0);
   std::int64_t complete = 0, failed = 0, in_flight = 0, missing = 0;

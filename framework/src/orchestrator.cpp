@@ -180,7 +180,7 @@ class Sweep {
 Sweep::Sweep(const Protocol& protocol, const SweepOptions& options)
     : protocol_(protocol),
       options_(options),
-      plan_(plan_sweep(protocol)),
+      plan_(plan_sweep(protocol, options.prepared_cache)),
       dispatcher_(options.dispatcher),
       helper_(options.dispatcher && !options.dispatcher->coordinator()),
       observer_(helper_ ? nullptr : options.observer),

@@ -58,6 +58,7 @@ struct SweepOptions {
   RunDispatcher* dispatcher = nullptr;           // several processes share this sweep (MPI); null: this one alone
   bool profile = false;                          // time each phase of the round loop (SweepResult::profiles)
   bool compact_traces = false;                   // deflate the per-round 0/1 columns (TraceStore::compact_rounds)
+  PreparationCache* prepared_cache = nullptr;    // keeps prepared datasets between sweeps; null: none kept
 };
 
 struct SweepResult {

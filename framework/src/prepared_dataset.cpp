@@ -7,7 +7,6 @@
 
 #include "glimpse/error.hpp"
 #include "glimpse/random.hpp"
-#include "prepared_cache.hpp"
 #include "round_loop.hpp"
 #include "stream_keys.hpp"
 
@@ -69,16 +68,16 @@ namespace {
 // Loads one dataset entry and applies its transforms up to the first per-seed one. `stream_name` keys its
 // per-seed transforms: a test part uses its training part's name, so a split drawn in both is complementary.
 PreparedDataset prepare_one(const DatasetUse& use, StreamOrder order, const std::string& stream_name,
-                            const std::optional<BatchSplit>& fit_split = std::nullopt) {
+                            PreparationCache* cache, const std::optional<BatchSplit>& fit_split = std::nullopt) {
   {
     const std::string where = use.where + " (dataset '" + use.name + "')";
     // A source drawing per seed is never cached; any other preparation that computes something (parsing,
-    // generating, transforming) is (prepared_cache.hpp).
+    // generating, transforming) is, when there is a cache.
     const ParamValues source_values = use.source.resolve(0, nullptr);
     std::shared_ptr<DataSource> source = use.source.create<DataSource>(source_values);
-    const bool cacheable = !source->per_seed() && (!source->loads_prepared_file() || !use.transforms.empty());
-    const std::string key = cacheable ? preparation_key(use, source_values, *source, fit_split.has_value()) : "";
-    std::optional<PreparedEntry> kept = cacheable ? find_prepared(key) : std::nullopt;
+    const bool cacheable = cache && !source->per_seed() && (!source->loads_prepared_file() || !use.transforms.empty());
+    const std::string key = cacheable ? cache->key(use, source_values, *source, fit_split.has_value()) : "";
+    std::optional<PreparedEntry> kept = cacheable ? cache->find(key) : std::nullopt;
     const auto started = std::chrono::steady_clock::now();
     Dataset data;
     std::shared_ptr<const DataSource> seed_source;
@@ -111,8 +110,8 @@ PreparedDataset prepare_one(const DatasetUse& use, StreamOrder order, const std:
                              " transforms deep does not match the protocol's " + std::to_string(first_per_seed) +
                              " (a plugin changed without its files changing?); run with GLIMPSE_PREPARED_CACHE=off");
     if (cacheable && !kept)
-      keep_prepared(key, data, raw_shape, first_per_seed,
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+      cache->keep(key, data, raw_shape, first_per_seed,
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
     PreparedDataset prepared;
     prepared.name = stream_name;
     prepared.where = where;
@@ -132,15 +131,16 @@ PreparedDataset prepare_one(const DatasetUse& use, StreamOrder order, const std:
 }
 }  // namespace
 
-std::vector<PreparedDataset> prepare_datasets(const Protocol& protocol) {
+std::vector<PreparedDataset> prepare_datasets(const Protocol& protocol, PreparationCache* cache) {
   std::vector<PreparedDataset> result;
   for (const auto& use : protocol.datasets) {
     std::optional<BatchSplit> fit_split;
     if (protocol.batch() && protocol.split.fit_transforms_on != BatchSplit::FitRows::all)
       fit_split = split_rule(protocol, use);
-    PreparedDataset prepared = prepare_one(use, protocol.order, use.name, fit_split);
+    PreparedDataset prepared = prepare_one(use, protocol.order, use.name, cache, fit_split);
     if (!use.test.empty())
-      prepared.test = std::make_shared<const PreparedDataset>(prepare_one(use.test.front(), protocol.order, use.name));
+      prepared.test =
+          std::make_shared<const PreparedDataset>(prepare_one(use.test.front(), protocol.order, use.name, cache));
     result.push_back(std::move(prepared));
   }
   return result;

@@ -16,11 +16,12 @@
 namespace glimpse {
 
 // A protocol dataset, loaded and put through its seed-independent transforms once. When the source draws per
-// seed (then every transform applies to each draw) or some transform is per seed, `materialize(seed)` makes the copy the runs with that seed see (the orchestrator builds each such
-// copy on first use, shares it among that seed's runs and frees it after the last one).
+// seed (then every transform applies to each draw) or some transform is per seed, `materialize(seed)` makes the copy
+// the runs with that seed see (the orchestrator builds each such copy on first use, shares it among that seed's runs
+// and frees it after the last one).
 struct PreparedDataset {
   std::shared_ptr<const Dataset> shared;  // with a per-seed source: an empty placeholder (its address keys copies)
-  std::shared_ptr<const DataSource> seed_source;  // a source drawing a dataset per seed, or null
+  std::shared_ptr<const DataSource> seed_source;                  // a source drawing a dataset per seed, or null
   std::vector<std::shared_ptr<const Transform>> seed_transforms;  // from the first per-seed transform on
   std::size_t first_seed_transform = 0;                           // its position in the protocol's list
   std::string name, where;
@@ -34,7 +35,32 @@ struct PreparedDataset {
   bool per_seed() const noexcept { return seed_source || !seed_transforms.empty(); }
   std::shared_ptr<const Dataset> materialize(std::uint64_t seed) const;
 };
-std::vector<PreparedDataset> prepare_datasets(const Protocol& protocol);
+
+// A dataset entry after its source and its shared transforms, as a PreparationCache keeps it.
+struct PreparedEntry {
+  Dataset data;            // after the shared transforms
+  ProblemShape raw_shape;  // the source's dataset, before them: the transforms' parameters resolve against it
+  std::size_t transforms_applied = 0;
+};
+
+// Keeps prepared datasets from one sweep to the next (the CLI's keeps them on disk: cli/prepared_cache.hpp).
+// Asked before an entry that is not drawn per seed is prepared, and offered it after; without one, every sweep
+// prepares its datasets afresh.
+class PreparationCache {
+ public:
+  virtual ~PreparationCache() = default;
+  // What the entry depends on, as text: its key (`fits_on_split`: fitted transforms learn per split).
+  virtual std::string key(const DatasetUse& use, const ParamValues& source_values, const DataSource& source,
+                          bool fits_on_split) const = 0;
+  // The entry kept under `key`, or nothing.
+  virtual std::optional<PreparedEntry> find(const std::string& key) = 0;
+  // Offers an entry (PreparedEntry's parts) that took `seconds` to prepare. A failure to keep it is the cache's
+  // to report, not to throw: the cache saves time, it is never needed.
+  virtual void keep(const std::string& key, const Dataset& data, const ProblemShape& raw_shape,
+                    std::size_t transforms_applied, double seconds) = 0;
+};
+
+std::vector<PreparedDataset> prepare_datasets(const Protocol& protocol, PreparationCache* cache = nullptr);
 
 // A batch protocol's split rule for one dataset (its own labelled fraction, if it gives one) and the key of its
 // stream for a seed: the same split for every run, and for the transforms fitted on its training part.

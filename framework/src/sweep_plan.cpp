@@ -11,10 +11,10 @@ fs::path default_output(const Protocol& protocol) {
   return fs::path("runs") / ((protocol.name.empty() ? std::string("protocol") : protocol.name) + ".h5");
 }
 
-SweepPlan plan_sweep(const Protocol& protocol) {
+SweepPlan plan_sweep(const Protocol& protocol, PreparationCache* cache) {
   SweepPlan sweep;
   std::vector<ProblemShape> shapes;
-  for (auto& data : prepare_datasets(protocol)) {
+  for (auto& data : prepare_datasets(protocol, cache)) {
     DatasetPlan plan;
     // The shape after every transform; a per-seed copy made for it is kept for its runs.
     plan.first_seed = data.materialize(protocol.seeds.front());
@@ -48,7 +48,7 @@ SweepPlan plan_sweep(const Protocol& protocol) {
   return sweep;
 }
 
-RunList list_runs(const Protocol& protocol) { return plan_sweep(protocol).list; }
+RunList list_runs(const Protocol& protocol, PreparationCache* cache) { return plan_sweep(protocol, cache).list; }
 
 std::vector<const RunSpec*> shard_runs(const RunList& list, const Shard& shard) {
   const std::vector<std::int32_t> shard_of =

@@ -25,7 +25,7 @@ struct RunList {
   std::vector<RunSpec> runs;
   std::vector<double> costs;
 };
-RunList list_runs(const Protocol& protocol);
+RunList list_runs(const Protocol& protocol, PreparationCache* cache = nullptr);
 
 // Everything about a dataset that runs share: the data and the resolved parameters of the plugins that
 // are the same for every run on it.
@@ -43,8 +43,9 @@ struct SweepPlan {
   std::vector<DatasetPlan> datasets;
   RunList list;
 };
-// Loads every dataset once and resolves every value, so that nothing is left to fail before runs start.
-SweepPlan plan_sweep(const Protocol& protocol);
+// Loads every dataset once (through `cache`, when given) and resolves every value, so that nothing is left to fail
+// before runs start.
+SweepPlan plan_sweep(const Protocol& protocol, PreparationCache* cache = nullptr);
 
 // "run 000017 (learner 'x', dataset 'y', seed 3, params {...})", as messages name runs.
 std::string describe_run(const Protocol& protocol, const RunSpec& run);

@@ -1,6 +1,7 @@
-// Prepared datasets cached on disk (prepared_cache.hpp): a second preparation of the same entry reads the kept
-// result instead of parsing and transforming, gives the same dataset (rows, labels, class names, notes), and any
-// change to what made it (the data file's size or time, a transform's parameters) prepares afresh.
+// Prepared datasets cached on disk (the CLI's DiskPreparationCache, prepared_cache.hpp): a second preparation of the
+// same entry reads the kept result instead of parsing and transforming, gives the same dataset (rows, labels, class
+// names, notes), and any change to what made it (the data file's size or time, a transform's parameters) prepares
+// afresh.
 #include "prepared_cache.hpp"
 
 #include <fcntl.h>
@@ -40,7 +41,7 @@ class PreparedCache : public InFreshDatasetCache {
                                           scale + R"(}}]}],
         "oracle": {"name": "full"}, "learners": [{"name": "perceptron"}], "metrics": [{"name": "mistakes"}]})",
                                       "p.json", dir.path(), registry());
-    return *prepare_datasets(p).at(0).shared;
+    return *prepare_datasets(p, &cache).at(0).shared;
   }
   std::size_t entries() const {
     const auto folder = dir.path() / "cache" / "prepared";
@@ -57,6 +58,7 @@ class PreparedCache : public InFreshDatasetCache {
     const timespec times[2] = {when, when};
     ::utimensat(AT_FDCWD, data_file().c_str(), times, 0);
   }
+  DiskPreparationCache cache;
 };
 
 TEST_F(PreparedCache, ASecondPreparationReadsTheKeptResultUntilWhatMadeItChanges) {
@@ -106,7 +108,7 @@ TEST_F(PreparedCache, AFileATransformReadsKeysTheEntry) {
         "transforms": [{"name": "file_offset", "params": {"file": "offset.txt"}}]}],
         "oracle": {"name": "full"}, "learners": [{"name": "perceptron"}], "metrics": [{"name": "mistakes"}]})",
                                       "p.json", dir.path(), registry_with_fixture("file_offset"));
-    return *prepare_datasets(p).at(0).shared;
+    return *prepare_datasets(p, &cache).at(0).shared;
   };
   EXPECT_EQ(prepare_with_offset().row(0).values[0], 14.0f);
   EXPECT_EQ(prepare_with_offset().row(0).values[0], 14.0f);  // kept
@@ -127,6 +129,19 @@ TEST_F(PreparedCache, ADamagedEntryIsPreparedAfresh) {
   std::filesystem::resize_file(entry, std::filesystem::file_size(entry) / 2);
   EXPECT_EQ(dataset_checksum(prepare()), dataset_checksum(first));
   EXPECT_EQ(dataset_checksum(prepare()), dataset_checksum(first));
+  EXPECT_EQ(entries(), 1u);
+}
+
+// The core keeps nothing by itself: without a cache (a sweep not given one), even `always` writes no entry.
+TEST_F(PreparedCache, WithoutACacheNothingIsKept) {
+  write_data("4");
+  const Protocol p = parse_protocol(R"({"datasets": [{"name": "d", "source": "libsvm", "params": {"path": "d.txt"},
+      "transforms": [{"name": "minmax_scale", "params": {"upper": 1}}]}],
+      "oracle": {"name": "full"}, "learners": [{"name": "perceptron"}], "metrics": [{"name": "mistakes"}]})",
+                                    "p.json", dir.path(), registry());
+  EXPECT_EQ(prepare_datasets(p).at(0).shared->size(), 3);
+  EXPECT_EQ(entries(), 0u);
+  EXPECT_EQ(dataset_checksum(*prepare_datasets(p).at(0).shared), dataset_checksum(prepare()));
   EXPECT_EQ(entries(), 1u);
 }
 

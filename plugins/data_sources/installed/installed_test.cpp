@@ -1,6 +1,7 @@
 // The installed datasets as a data source: what {"name": X} in a protocol loads, and what keys the prepared cache.
 #include "glimpse/dataset_file.hpp"
 #include "orchestrator.hpp"
+#include "prepared_cache.hpp"
 #include "support.hpp"
 
 namespace glimpse::test {
@@ -50,6 +51,7 @@ TEST_F(Installed, ServesTheProtocolsEntriesWrittenByNameAndSaysHowToInstallAMiss
 // is kept, and a reinstalled file (its identity) prepares afresh.
 TEST_F(Installed, ThePreparedCacheKeepsItOnlyTransformedAndMissesAfterAReinstall) {
   ::setenv("GLIMPSE_PREPARED_CACHE", "always", 1);
+  DiskPreparationCache cache;
   const auto entries = [&] {
     const auto folder = dir.path() / "cache" / "prepared";
     return std::filesystem::exists(folder) ? std::distance(std::filesystem::directory_iterator(folder), {}) : 0;
@@ -58,7 +60,7 @@ TEST_F(Installed, ThePreparedCacheKeepsItOnlyTransformedAndMissesAfterAReinstall
     const Protocol p = parse_protocol(R"({"datasets": [{"name": "small")" + transforms + R"(}],
       "oracle": {"name": "full"}, "learners": [{"name": "perceptron"}], "metrics": [{"name": "mistakes"}]})",
                                       "p.json", dir.path(), registry());
-    return prepare_datasets(p).at(0).shared->row(0).values[0];
+    return prepare_datasets(p, &cache).at(0).shared->row(0).values[0];
   };
   const std::string scale = R"(, "transforms": [{"name": "minmax_scale", "params": {"lower": 0, "upper": 2}}])";
   write_dataset_file(cached_dataset_file("small"), Dataset::dense(2, 1, {1, 3}, {0, 1}, 2), {});

@@ -84,8 +84,8 @@ fs::path entry_file(const std::string& key) {
 }
 }  // namespace
 
-std::string preparation_key(const DatasetUse& use, const ParamValues& source_values, const DataSource& source,
-                            bool fits_on_split) {
+std::string DiskPreparationCache::key(const DatasetUse& use, const ParamValues& source_values, const DataSource& source,
+                                      bool fits_on_split) const {
   std::string key = "glimpse " GLIMPSE_VERSION_STRING " prepared dataset\n";
   key += "source " + plugin_identity(use.source) + "; values " + source_values.to_json();
   for (const auto& p : use.source.plugin->spec->params)
@@ -99,7 +99,7 @@ std::string preparation_key(const DatasetUse& use, const ParamValues& source_val
   return key;
 }
 
-std::optional<PreparedEntry> find_prepared(const std::string& key) {
+std::optional<PreparedEntry> DiskPreparationCache::find(const std::string& key) {
   if (cache_mode() == Mode::off) return std::nullopt;
   const fs::path file = entry_file(key);
   std::error_code missing;
@@ -125,8 +125,8 @@ std::optional<PreparedEntry> find_prepared(const std::string& key) {
   }
 }
 
-void keep_prepared(const std::string& key, const Dataset& data, const ProblemShape& raw_shape,
-                   std::size_t transforms_applied, double seconds) {
+void DiskPreparationCache::keep(const std::string& key, const Dataset& data, const ProblemShape& raw_shape,
+                                std::size_t transforms_applied, double seconds) {
   const Mode mode = cache_mode();
   if (mode == Mode::off || (mode == Mode::automatic && seconds < 0.1)) return;
   const fs::path file = entry_file(key);

@@ -1,6 +1,8 @@
 // glimpse's own dataset file (HDF5), the form of installed datasets (`glimpse datasets install`) and of the prepared
 // cache's entries, and where they live: $GLIMPSE_DATA, else $XDG_CACHE_HOME/glimpse/datasets, else
 // ~/.cache/glimpse/datasets. The `installed` data source loads installed ones by name ({"name": "vehicle"}).
+// Not part of the core, which reads no dataset file itself: a library beside it (glimpse::dataset_file) that the
+// CLI and the `installed` data source link.
 #pragma once
 
 #include <filesystem>
