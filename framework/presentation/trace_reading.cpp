@@ -69,21 +69,16 @@ TableColumn read_table_column(const Handle& parent, const std::string& table, co
   check_status(H5Tinsert(memory_type.id(), column.c_str(), 0, member), "adding table column '" + column + "'");
   TableColumn result{type, column, {}, {}, {}};
   if (rows == 0) return result;
-  if (type == TableColumn::Type::text) {
-    std::vector<char*> texts(rows, nullptr);
-    check_status(H5Dread(dataset.id(), memory_type.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, texts.data()),
-                 "reading column '" + column + "' of table '" + table + "'");
-    for (const char* text : texts) result.texts.emplace_back(text ? text : "");
-    H5Dvlen_reclaim(memory_type.id(), space.id(), H5P_DEFAULT, texts.data());
-  } else if (type == TableColumn::Type::integer) {
-    result.integers.resize(rows);
-    check_status(H5Dread(dataset.id(), memory_type.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, result.integers.data()),
-                 "reading column '" + column + "' of table '" + table + "'");
-  } else {
-    result.reals.resize(rows);
-    check_status(H5Dread(dataset.id(), memory_type.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, result.reals.data()),
-                 "reading column '" + column + "' of table '" + table + "'");
-  }
+  std::vector<char*> texts(type == TableColumn::Type::text ? rows : 0, nullptr);  // HDF5 allocates each string
+  result.integers.resize(type == TableColumn::Type::integer ? rows : 0);
+  result.reals.resize(type == TableColumn::Type::real ? rows : 0);
+  void* const buffer = type == TableColumn::Type::text      ? static_cast<void*>(texts.data())
+                       : type == TableColumn::Type::integer ? static_cast<void*>(result.integers.data())
+                                                            : static_cast<void*>(result.reals.data());
+  check_status(H5Dread(dataset.id(), memory_type.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer),
+               "reading column '" + column + "' of table '" + table + "'");
+  for (const char* text : texts) result.texts.emplace_back(text ? text : "");
+  if (!texts.empty()) H5Dvlen_reclaim(memory_type.id(), space.id(), H5P_DEFAULT, texts.data());
   return result;
 }
 
