@@ -16,8 +16,9 @@
 #include "glimpse/prediction.hpp"
 
 // Bump when PluginEntry, PluginSpec or any interface handed across the boundary (Learner, Dataset, ...)
-// changes layout or meaning. The host refuses plugins built against another value.
-#define GLIMPSE_PLUGIN_API_VERSION 12
+// changes layout or meaning, or a function plugins may call leaves libglimpse (13: glimpse/dataset_file.hpp's, now
+// in libglimpse_dataset_file). The host refuses plugins built against another value.
+#define GLIMPSE_PLUGIN_API_VERSION 13
 
 // Types whose identity must be shared between the host and plugins built with -fvisibility=hidden.
 #define GLIMPSE_API __attribute__((visibility("default")))
