@@ -35,14 +35,15 @@ class PreparedCache : public InFreshDatasetCache {
   void write_data(const std::string& first_value) {
     std::ofstream(data_file()) << "5 1:" << first_value << " 3:2\n7 2:1\n5 1:1 2:1 3:1\n";
   }
-  Dataset prepare(const std::string& scale = "1") {
-    const Protocol p = parse_protocol(R"({"datasets": [{"name": "d", "source": "libsvm", "params": {"path": "d.txt"},
+  // d.txt, min-max scaled with `scale` as the upper bound.
+  Protocol protocol(const std::string& scale = "1") const {
+    return parse_protocol(R"({"datasets": [{"name": "d", "source": "libsvm", "params": {"path": "d.txt"},
         "transforms": [{"name": "minmax_scale", "params": {"upper": )" +
-                                          scale + R"(}}]}],
+                              scale + R"(}}]}],
         "oracle": {"name": "full"}, "learners": [{"name": "perceptron"}], "metrics": [{"name": "mistakes"}]})",
-                                      "p.json", dir.path(), registry());
-    return *prepare_datasets(p, &cache).at(0).shared;
+                          "p.json", dir.path(), registry());
   }
+  Dataset prepare(const std::string& scale = "1") { return *prepare_datasets(protocol(scale), &cache).at(0).shared; }
   std::size_t entries() const {
     const auto folder = dir.path() / "cache" / "prepared";
     if (!std::filesystem::exists(folder)) return 0;
@@ -135,13 +136,9 @@ TEST_F(PreparedCache, ADamagedEntryIsPreparedAfresh) {
 // The core keeps nothing by itself: without a cache (a sweep not given one), even `always` writes no entry.
 TEST_F(PreparedCache, WithoutACacheNothingIsKept) {
   write_data("4");
-  const Protocol p = parse_protocol(R"({"datasets": [{"name": "d", "source": "libsvm", "params": {"path": "d.txt"},
-      "transforms": [{"name": "minmax_scale", "params": {"upper": 1}}]}],
-      "oracle": {"name": "full"}, "learners": [{"name": "perceptron"}], "metrics": [{"name": "mistakes"}]})",
-                                    "p.json", dir.path(), registry());
-  EXPECT_EQ(prepare_datasets(p).at(0).shared->size(), 3);
+  EXPECT_EQ(prepare_datasets(protocol()).at(0).shared->size(), 3);
   EXPECT_EQ(entries(), 0u);
-  EXPECT_EQ(dataset_checksum(*prepare_datasets(p).at(0).shared), dataset_checksum(prepare()));
+  EXPECT_EQ(dataset_checksum(*prepare_datasets(protocol()).at(0).shared), dataset_checksum(prepare()));
   EXPECT_EQ(entries(), 1u);
 }
 
