@@ -41,8 +41,8 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(ROOT, "framework", "cli"))
-from reproduce import git_commit  # noqa: E402  (the pages' one description of the tree they came from)
+sys.path.insert(0, os.path.join(ROOT, "framework", "python"))
+from glimpse.reproduce.page import tree_state  # noqa: E402  (the pages' one description of the tree they came from)
 
 # glimpse's learners: label -> protocol entry (name, params, grid). Bandit learners see correctness only; the
 # FULL ones the label.
@@ -404,9 +404,12 @@ def main():
             results.append(r)
             print(json.dumps({"dataset": name, "seconds": round(r["seconds"], 1)}), file=sys.stderr)
         versions = run([comparison.glimpse, "--version"]).stdout.strip()
-        versions += ", commit " + git_commit(ROOT)  # marked when tracked files differ from it
+        commit, dirty = tree_state(ROOT)  # glimpse reproduce refuses a dirty tree unless told to
+        versions += ", commit " + commit + (" (with uncommitted changes: not reproducible)" if dirty else "")
         if comparison.vw:
             versions += ", Vowpal Wabbit " + run([comparison.vw, "--version"]).stdout.splitlines()[0].strip()
+            if os.environ.get("VW_SOURCE_COMMIT"):  # a VW built from a snapshot prints an empty "git commit"
+                versions += f" (built from VowpalWabbit/vowpal_wabbit commit {os.environ['VW_SOURCE_COMMIT']})"
         shown, skip = [], False  # the command as a reader would rerun it: without where the page goes
         for word in sys.argv[1:]:
             if skip or word in ("--page", "--invoked-as"):

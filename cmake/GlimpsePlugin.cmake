@@ -28,11 +28,14 @@ function(glimpse_add_plugin)
   set(target glimpse_plugin_${ARG_NAME})
   add_library(${target} MODULE ${ARG_SOURCES})
   # In the tree (glimpse_framework is a real target; glimpse::framework is also defined, as its alias) plugins get
-  # the project's warnings and -march=native like the core; out of tree, the installed imported target.
+  # the project's warnings and arithmetic flags like the core; out of tree, the installed imported target and the
+  # arithmetic flags the installed glimpse was built with (GLIMPSE_ARCH_OPTIONS, from glimpseConfig.cmake), so that
+  # a plugin built against the reference build rounds as the in-tree ones do.
   if(TARGET glimpse_framework)
     target_link_libraries(${target} PRIVATE glimpse_framework glimpse_warnings glimpse_arch ${ARG_LIBRARIES})
   else()
     target_link_libraries(${target} PRIVATE glimpse::framework ${ARG_LIBRARIES})
+    target_compile_options(${target} PRIVATE ${GLIMPSE_ARCH_OPTIONS})
   endif()
   set_target_properties(${target} PROPERTIES PREFIX "" OUTPUT_NAME ${ARG_NAME}
     CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
@@ -53,6 +56,7 @@ function(glimpse_add_plugin)
         target_link_libraries(${target}_test PRIVATE glimpse_testing glimpse_warnings glimpse_arch ${ARG_LIBRARIES})
       else()
         target_link_libraries(${target}_test PRIVATE glimpse::testing ${ARG_LIBRARIES})
+        target_compile_options(${target}_test PRIVATE ${GLIMPSE_ARCH_OPTIONS})
       endif()
       target_link_libraries(${target}_test PRIVATE GTest::gtest_main)
       target_compile_definitions(${target}_test PRIVATE PLUGIN_DIR="$<TARGET_FILE_DIR:${target}>")

@@ -3,7 +3,7 @@
 set -euo pipefail
 packages=(cmake g++ make libboost-dev libboost-filesystem-dev libboost-program-options-dev libeigen3-dev
           libtbb-dev libhdf5-dev zlib1g-dev libgtest-dev libbenchmark-dev hdf5-tools libopenmpi-dev openmpi-bin
-          clang-14 libclang-rt-14-dev llvm-14 python3-h5py python3-matplotlib python3-pandas
+          clang-14 libclang-rt-14-dev llvm-14 python3-h5py python3-matplotlib python3-pandas python3-scipy
           r-cran-hdf5r pybind11-dev python3-dev python3-numpy)
 missing=()
 for p in "${packages[@]}"; do

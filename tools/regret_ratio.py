@@ -11,7 +11,7 @@ R_T / R_T^passive, each run paired with the passive run of the same dataset and 
 Prints a Markdown table: dataset, label, rule setting, seeds, mean queries (share of rounds), mean ratio with
 its 95% confidence interval (Student t over seeds), the mean absolute regrets, and the mean rounds per second
 of one run (from the run's recorded seconds). Needs python3-h5py and
-python3-numpy (python3-scipy for exact t quantiles; otherwise 1.96).
+python3-numpy and python3-scipy (the t quantiles).
 """
 import argparse
 import os
@@ -20,8 +20,9 @@ import sys
 import numpy as np
 
 # The pairing with the passive runs is the report's (glimpse report draws the same figure).
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "framework", "cli"))
-from plot_report import mean_ci, read_bandit_runs, regret_ratio_groups  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "framework", "python"))
+from glimpse.bandit import read_bandit_runs, regret_ratio_groups  # noqa: E402
+from glimpse.stats import mean_ci  # noqa: E402
 
 
 def main():

@@ -38,6 +38,40 @@ std::vector<RunSummary> read_run_summaries(const h5::Handle& file) {
   return runs;
 }
 
+std::vector<RunSummary> read_summary_table(const h5::Handle& file) {
+  if (!h5::exists(file, "summary")) return read_run_summaries(file);
+  const auto columns = h5::read_table(file, "summary");
+  const auto column = [&](const std::string& name) -> const h5::TableColumn* {
+    for (const auto& c : columns)
+      if (c.name == name) return &c;
+    return nullptr;
+  };
+  const auto* run = column("run");
+  if (!run) throw Error("/summary", "no run column: not a glimpse summary table");
+  std::vector<RunSummary> runs(run->texts.size());
+  const std::vector<std::string> identity{"run", "dataset", "learner", "label", "params", "status", "seed",
+                                          "grid_point", "rounds", "seconds", "rounds_per_second", "peak_rss_mb"};
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    RunSummary& r = runs[i];
+    r.id = run->texts[i];
+    if (const auto* c = column("dataset")) r.dataset = c->texts[i];
+    if (const auto* c = column("learner")) r.learner = c->texts[i];
+    r.label = column("label") ? column("label")->texts[i] : r.learner;  // files before schema 1.1 have no label
+    if (const auto* c = column("params")) r.params = c->texts[i];
+    if (const auto* c = column("status")) r.status = c->texts[i];
+    if (const auto* c = column("seed")) r.seed = c->integers[i];
+    if (const auto* c = column("grid_point")) r.grid_point = c->integers[i];
+    if (const auto* c = column("rounds")) r.rounds = c->integers[i];
+    if (const auto* c = column("seconds")) r.seconds = c->reals[i];
+    if (const auto* c = column("peak_rss_mb")) r.peak_rss_mb = c->reals[i];
+    for (const auto& c : columns)  // a metric's column is NaN where the run lacks it
+      if (c.type == h5::TableColumn::Type::real && !std::isnan(c.reals[i]) &&
+          std::find(identity.begin(), identity.end(), c.name) == identity.end())
+        r.metrics.emplace_back(c.name, c.reals[i]);
+  }
+  return runs;
+}
+
 std::vector<SelectedRuns> select_runs(const std::vector<RunSummary>& runs, const std::string& selection_metric,
                                       bool maximize, bool every_grid_point, bool per_seed) {
   if (!every_grid_point) return choose_grid_points(runs, selection_metric, maximize, per_seed);

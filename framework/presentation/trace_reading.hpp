@@ -20,6 +20,9 @@ SelectionRule read_selection(const h5::Handle& file);
 
 // Every run of the file (without curves), in run id order.
 std::vector<RunSummary> read_run_summaries(const h5::Handle& file);
+// The same from the file's /summary table (one read per column: fast on files of many runs), without the failed
+// runs' messages; read_run_summaries when the file has no table yet.
+std::vector<RunSummary> read_summary_table(const h5::Handle& file);
 
 // The runs behind each row of a summary: what the selection rule chooses (choose_grid_points), or every grid point.
 std::vector<SelectedRuns> select_runs(const std::vector<RunSummary>& runs, const std::string& selection_metric,

@@ -198,9 +198,20 @@ Sweep::Sweep(const Protocol& protocol, const SweepOptions& options)
 // The coordinator (or a lone process) opens the output, reports runs an earlier sweep left in flight, and lists
 // the runs still to do.
 void Sweep::open_output() {
-  const std::vector<const RunSpec*> runs = shard_runs(plan_.list, options_.shard);
+  std::vector<const RunSpec*> runs = shard_runs(plan_.list, options_.shard);
+  if (!options_.only.empty()) {
+    for (const auto& id : options_.only)
+      if (std::none_of(runs.begin(), runs.end(), [&](const RunSpec* run) { return run->id == id; }))
+        throw Error("--only", "no run '" + id + "' in " + protocol_.file + " (its runs are 000000 to " +
+                                  (plan_.list.runs.empty() ? std::string("none") : plan_.list.runs.back().id) + ")");
+    std::erase_if(runs, [&](const RunSpec* run) {
+      return std::find(options_.only.begin(), options_.only.end(), run->id) == options_.only.end();
+    });
+  }
   result_.total_runs = static_cast<std::int64_t>(runs.size());
   if (helper_) return;
+  if (options_.log)
+    for (const auto& note : plan_.list.notes) *options_.log << protocol_.file << ": note: " << note << '\n';
   store_.emplace(result_.output, protocol_, options_.force, options_.shard);
   store_->compact_rounds(options_.compact_traces);
   for (const auto* run : runs)
@@ -354,7 +365,7 @@ bool Sweep::run_batch_split(const RunSpec& run, const Dataset& data, std::vector
                             RunRecord& record) {
   const DatasetUse& dataset_use = protocol_.datasets[static_cast<std::size_t>(run.dataset)];
   const PluginUse& learner_use = protocol_.learners[static_cast<std::size_t>(run.learner)];
-  const StreamKeys keys(run.seed, dataset_use.name, learner_use.name(), record.params_json);
+  const StreamKeys keys(run.seed, dataset_use.name, learner_use.name(), run.learner_identity);
   BatchRunInputs inputs;
   inputs.data = &data;
   const std::pair split_id{run.dataset, run.seed};
@@ -389,7 +400,7 @@ bool Sweep::run_online(const RunSpec& run, const RunData& data, std::vector<Metr
                        RoundProfile& profile, std::unique_ptr<Learner>& learner) {
   const DatasetUse& dataset_use = protocol_.datasets[static_cast<std::size_t>(run.dataset)];
   const PluginUse& learner_use = protocol_.learners[static_cast<std::size_t>(run.learner)];
-  const StreamKeys keys(run.seed, dataset_use.name, learner_use.name(), record.params_json);
+  const StreamKeys keys(run.seed, dataset_use.name, learner_use.name(), run.learner_identity);
   learner = learner_use.create<Learner>(run.learner_params);
   const PluginUse& oracle_use = protocol_.oracle_for(run.learner);
   const ParamValues& oracle_params =

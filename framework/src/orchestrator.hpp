@@ -50,6 +50,7 @@ struct SweepOptions {
   bool force = false;                            // discard earlier results of this output
   bool fail_fast = false;                        // a failed run stops the sweep (else it is recorded, others go on)
   Shard shard;                                   // run only this shard's runs (see shard.hpp)
+  std::vector<std::string> only;                 // run only these runs (ids), e.g. to check them against a ledger
   SweepObserver* observer = nullptr;             // told of each completed run (the CLI's progress line)
   std::optional<std::filesystem::path> output;   // overrides the protocol's "output" (and a shard's default name)
   std::int64_t stop_after = -1;                  // stop (as if interrupted) after this many new runs

@@ -74,6 +74,26 @@ ParamValues PluginUse::resolve(std::int64_t point, const ProblemShape* shape) co
   return values;
 }
 
+std::string PluginUse::identity(const ParamValues& values, const ProblemShape* shape) const {
+  std::string json;
+  const auto add = [&](const ParamSpec& spec, const std::string& key) {
+    const auto it = std::find_if(values.entries().begin(), values.entries().end(),
+                                 [&](const auto& entry) { return entry.first == key; });
+    if (it == values.entries().end()) return;
+    std::optional<ParamValue> fallback;
+    if (!spec.required) fallback = resolve_default(spec, shape);
+    if (fallback && *fallback == it->second) return;
+    json += (json.empty() ? "" : ",") + param_value_json(key) + ":" + param_value_json(it->second);
+  };
+  for (const auto& spec : plugin->spec->params) add(spec, spec.name);
+  for (const auto& spec : plugin->spec->params) {
+    if (spec.type != ParamType::learner) continue;
+    const LoadedPlugin& base = registry->get(values.text(spec.name), PluginKind::learner, where);
+    for (const auto& base_spec : base.spec->params) add(base_spec, spec.name + "." + base_spec.name);
+  }
+  return "{" + json + "}";
+}
+
 namespace {
 
 // One DatasetUse per point of the transforms' grids, the chosen values moved into each transform's fixed
@@ -396,17 +416,32 @@ Protocol load_protocol_file(const std::filesystem::path& path, const PluginRegis
   return parse_protocol(text.str(), path.string(), path.parent_path(), registry);
 }
 
-std::vector<RunSpec> expand_runs(const Protocol& protocol, const std::vector<ProblemShape>& shapes) {
+std::vector<RunSpec> expand_runs(const Protocol& protocol, const std::vector<ProblemShape>& shapes,
+                                 std::vector<std::string>* notes) {
   std::vector<RunSpec> runs;
   for (std::int32_t d = 0; d < static_cast<std::int32_t>(protocol.datasets.size()); ++d) {
     for (std::int32_t l = 0; l < static_cast<std::int32_t>(protocol.learners.size()); ++l) {
       const PluginUse& learner = protocol.learners[l];
       const PluginUse* rule = protocol.query_rule_for(l);
       const std::int64_t rule_points = rule ? rule->grid_size() : 1;
+      // The resolved values of the points run so far: a point equal to one of them is not run again.
+      std::vector<std::pair<std::string, std::int64_t>> seen;
       for (std::int64_t g = 0; g < learner.grid_size(); ++g) {
         const ParamValues params = learner.resolve(g, &shapes[d]);
+        const std::string identity = learner.identity(params, &shapes[d]);
         for (std::int64_t q = 0; q < rule_points; ++q) {
           const ParamValues rule_params = rule ? rule->resolve(q, &shapes[d]) : ParamValues{};
+          const std::string values = params.to_json() + " " + rule_params.to_json();
+          const auto earlier = std::find_if(seen.begin(), seen.end(), [&](const auto& s) { return s.first == values; });
+          if (earlier != seen.end()) {
+            if (notes)
+              notes->push_back(learner.where + " (" + learner.output_name + "): on dataset '" +
+                               protocol.datasets[static_cast<std::size_t>(d)].name + "' grid point " +
+                               std::to_string(g * rule_points + q) + " has the values of grid point " +
+                               std::to_string(earlier->second) + " (" + values + "): run once");
+            continue;
+          }
+          seen.emplace_back(values, g * rule_points + q);
           for (const auto seed : protocol.seeds) {
             RunSpec run;
             run.index = static_cast<std::int64_t>(runs.size());
@@ -416,6 +451,7 @@ std::vector<RunSpec> expand_runs(const Protocol& protocol, const std::vector<Pro
             run.seed = seed;
             run.learner_params = params;
             run.query_rule_params = rule_params;
+            run.learner_identity = identity;
             runs.push_back(std::move(run));
           }
         }

@@ -40,6 +40,10 @@ struct PluginUse {
   // Resolved parameters for grid point `point` (declaration order, defaults filled in). Throws Error at the
   // offending value's location when it is out of range for this shape.
   ParamValues resolve(std::int64_t point, const ProblemShape* shape) const;
+  // What of `values` (resolve's, for `shape`) defines the plugin's arithmetic beyond its declaration: the parameters,
+  // wrapped learners' included, whose value differs from their declared default, as JSON ({"beta":0.5}). Declaring a
+  // new parameter whose default keeps the old behaviour leaves it unchanged.
+  std::string identity(const ParamValues& values, const ProblemShape* shape) const;
   // A new object of the plugin, made from `values`, as the interface of its kind (Learner, Metric, ...).
   template <class Kind>
   std::unique_ptr<Kind> create(const ParamValues& values) const {
@@ -157,11 +161,15 @@ struct RunSpec {
   std::uint64_t seed = 0;
   ParamValues learner_params;     // resolved for the dataset's shape
   ParamValues query_rule_params;  // likewise; empty when the learner's runs have no query rule
+  std::string learner_identity;   // PluginUse::identity of learner_params: what keys the learner's random stream
 };
 
 // Every run in a stable order (dataset, learner, grid point, seed), with parameters resolved for each
-// dataset's shape; out-of-range values stop everything before any run starts.
-std::vector<RunSpec> expand_runs(const Protocol& protocol, const std::vector<ProblemShape>& shapes);
+// dataset's shape; out-of-range values stop everything before any run starts. A grid point whose values resolve to
+// those of an earlier point of the same learner and dataset (an expression of K, d, n equal to a listed value) is run
+// once: its runs are left out, and `notes` (when given) says which point repeated which.
+std::vector<RunSpec> expand_runs(const Protocol& protocol, const std::vector<ProblemShape>& shapes,
+                                 std::vector<std::string>* notes = nullptr);
 
 // A run's id, its group name in the trace: the index zero-padded to max(6, digits of the run count).
 std::string run_id(std::int64_t index, std::int64_t total_runs);

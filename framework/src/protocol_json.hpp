@@ -135,6 +135,12 @@ class Reader {
     }
   }
 
+  // Whether two values as written are the same value: the same text, or the same number written two ways (1e-3, 0.001).
+  static bool same_value(const std::string& a, const std::string& b) {
+    if (a == b) return true;
+    return is_number_text(a) && is_number_text(b) && std::strtod(a.c_str(), nullptr) == std::strtod(b.c_str(), nullptr);
+  }
+
   // Parses {"name": ..., "params": {...}, ["grid": {...}], ["as": ...]} and checks it against the plugin.
   PluginUse plugin_use(const pt::ptree& node, const std::string& path, PluginKind kind, const std::string& name_key,
                        std::vector<std::string> allowed) const {
@@ -196,6 +202,12 @@ class Reader {
         int i = 0;
         for (const auto& item : values)
           entries.push_back(take(key, p, item.second, g_path + "[" + std::to_string(i++) + "]"));
+        for (std::size_t a = 0; a < entries.size(); ++a)
+          for (std::size_t b = 0; b < a; ++b)
+            if (same_value(entries[a].text, entries[b].text))
+              fail(g_path + "[" + std::to_string(a) + "]",
+                   "repeats " + key + "[" + std::to_string(b) + "] (" + entries[b].text +
+                       "): a grid point is run once, so list each value once");
         use.grid.emplace_back(key, std::move(entries));
       }
     }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 
 namespace glimpse {
 
@@ -115,11 +116,21 @@ double final_metric(const RunSummary& run, const std::string& name) {
 }
 
 namespace {
-// The grid point with the best mean of `metric` over its runs (the first point when no run has the metric).
-SelectedRuns best_mean_point(const GridPointGroup& g, const std::string& metric, bool maximize) {
+// Whether a grid point's runs include one of each seed.
+bool has_every_seed(const std::vector<const RunSummary*>& members, const std::vector<std::int64_t>& seeds) {
+  return std::all_of(seeds.begin(), seeds.end(), [&](std::int64_t seed) {
+    return std::any_of(members.begin(), members.end(), [&](const RunSummary* run) { return run->seed == seed; });
+  });
+}
+
+// The grid point with the best mean of `metric` over its runs (the first point when no run has the metric); with
+// `every_seed`, among the points that have a run of each of those seeds (none: nothing is chosen).
+std::optional<SelectedRuns> best_mean_point(const GridPointGroup& g, const std::string& metric, bool maximize,
+                                            const std::vector<std::int64_t>* every_seed) {
   const std::pair<std::string, std::vector<const RunSummary*>>* best = nullptr;
   double best_value = 0.0;
   for (const auto& point : g.points) {
+    if (every_seed && !has_every_seed(point.second, *every_seed)) continue;
     double sum = 0.0;
     for (const auto* run : point.second) sum += final_metric(*run, metric);
     const double mean = sum / static_cast<double>(point.second.size());
@@ -129,8 +140,9 @@ SelectedRuns best_mean_point(const GridPointGroup& g, const std::string& metric,
       best_value = mean;
     }
   }
+  if (!best && every_seed) return std::nullopt;
   if (!best) best = &g.points.front();
-  return {g.dataset, g.learner, best->first, best->second};
+  return SelectedRuns{g.dataset, g.learner, best->first, best->second};
 }
 
 // Each seed's own best run (ties to the earlier grid point), named by the point chosen most often.
@@ -163,16 +175,19 @@ SelectedRuns best_point_per_seed(const GridPointGroup& g, const std::string& met
 }
 
 // What the selection rule chooses in one group (choose_grid_points).
-SelectedRuns choose_in_group(const GridPointGroup& g, const std::string& metric, bool maximize, bool per_seed) {
-  return per_seed ? best_point_per_seed(g, metric, maximize) : best_mean_point(g, metric, maximize);
+std::optional<SelectedRuns> choose_in_group(const GridPointGroup& g, const std::string& metric, bool maximize,
+                                            bool per_seed, const std::vector<std::int64_t>* every_seed = nullptr) {
+  if (per_seed) return best_point_per_seed(g, metric, maximize);
+  return best_mean_point(g, metric, maximize, every_seed);
 }
 }  // namespace
 
 std::vector<SelectedRuns> choose_grid_points(const std::vector<RunSummary>& runs, const std::string& selection_metric,
-                                             bool maximize, bool per_seed) {
+                                             bool maximize, bool per_seed, const std::vector<std::int64_t>* every_seed) {
   std::vector<SelectedRuns> selected;
   for (const auto& g : group_by_grid_point(runs))
-    selected.push_back(choose_in_group(g, selection_metric, maximize, per_seed));
+    if (auto choice = choose_in_group(g, selection_metric, maximize, per_seed, every_seed))
+      selected.push_back(std::move(*choice));
   return selected;
 }
 
@@ -222,7 +237,7 @@ void write_curve_summary(const h5::Handle& file, const std::vector<RunSummary>& 
       }
   };
   for (const auto& group : group_by_grid_point(runs)) {
-    const SelectedRuns selected = choose_in_group(group, selection_metric, maximize, per_seed);
+    const SelectedRuns selected = *choose_in_group(group, selection_metric, maximize, per_seed);
     bool a_grid_point = false;
     for (const auto& [params, members] : group.points) {
       a_grid_point = a_grid_point || params == selected.params;

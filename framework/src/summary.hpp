@@ -66,9 +66,12 @@ struct SelectedRuns {
 // Per group, what the selection rule chooses: the grid point with the best mean of `selection_metric` over its runs
 // (the first point when no run has the metric), or, `per_seed` (a protocol's "selection" per seed, as
 // cross-validation chooses), each seed's own best run (ties to the earlier point), `params` then naming the point
-// chosen most often ("per seed; most often (3/5): ...") unless every seed chose the same one.
+// chosen most often ("per seed; most often (3/5): ...") unless every seed chose the same one. With `every_seed`
+// (choosing on some seeds only, the caller having kept just their runs), a grid point lacking a complete run of one of
+// them cannot be chosen, and a group where none has them all is left out.
 std::vector<SelectedRuns> choose_grid_points(const std::vector<RunSummary>& runs, const std::string& selection_metric,
-                                             bool maximize, bool per_seed = false);
+                                             bool maximize, bool per_seed = false,
+                                             const std::vector<std::int64_t>* every_seed = nullptr);
 // A run's final value of a metric; NaN when the run has none.
 double final_metric(const RunSummary& run, const std::string& name);
 

@@ -38,7 +38,7 @@ SweepPlan plan_sweep(const Protocol& protocol, PreparationCache* cache) {
     shapes.push_back(plan.shape);
     sweep.datasets.push_back(std::move(plan));
   }
-  sweep.list.runs = expand_runs(protocol, shapes);
+  sweep.list.runs = expand_runs(protocol, shapes, &sweep.list.notes);
   for (const auto& run : sweep.list.runs) {
     const ProblemShape& shape = shapes[static_cast<std::size_t>(run.dataset)];
     sweep.list.costs.push_back(static_cast<double>(protocol.passes) *

@@ -24,6 +24,7 @@ std::filesystem::path default_output(const Protocol& protocol);
 struct RunList {
   std::vector<RunSpec> runs;
   std::vector<double> costs;
+  std::vector<std::string> notes;  // what expansion tells the user (a repeated grid point, run once)
 };
 RunList list_runs(const Protocol& protocol, PreparationCache* cache = nullptr);
 

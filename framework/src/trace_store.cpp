@@ -17,6 +17,7 @@
 
 #include "glimpse/error.hpp"
 #include "hdf5.hpp"
+#include "stream_keys.hpp"
 #include "summary.hpp"
 #include "trace_assembly.hpp"
 
@@ -139,7 +140,10 @@ void RoundColumn::allocate(std::int64_t size, std::int64_t bound, bool is_signed
   if (size > 0 && !bytes_) throw std::bad_alloc();
 }
 
-std::string protocol_hash_text(const Protocol& protocol) { return hash_text(protocol.hash); }
+// The protocol's hash and the core's arithmetic revision: a trace made by a core that gave other numbers is not resumed.
+std::string protocol_hash_text(const Protocol& protocol) {
+  return hash_text(protocol.hash) + ".c" + std::to_string(core_arithmetic_revision);
+}
 
 TraceHeader TraceHeader::of(const Protocol& protocol, std::int64_t runs_total, const Shard& shard) {
   TraceHeader header;
@@ -182,7 +186,8 @@ TraceContents read_trace_contents(const fs::path& output, const std::string& exp
   TraceContents contents;
   const auto check_hash = [&](const h5::Handle& file, const std::string& where) {
     if (!h5::has_attribute(file, "protocol_hash") || h5::read_string_attribute(file, "protocol_hash") != expected_hash)
-      throw Error(where, "was written by a different protocol (or a different version of it); " + advice);
+      throw Error(where, "was written by a different protocol (or a different version of it, or a core of another "
+                         "arithmetic revision); " + advice);
   };
   // Records run `id` of `file` under its status; a later file's complete run replaces an earlier failure.
   const auto take = [&](const h5::Handle& file, const RunSource& source, const std::string& id) {

@@ -123,7 +123,7 @@ struct TraceHeader {
   static TraceHeader read(const std::filesystem::path& file);  // Error when it is not a glimpse trace
 };
 
-// The text form of a protocol's hash, as trace files store it.
+// The text form of a protocol's hash, as trace files store it, with the core's arithmetic revision (stream_keys.hpp).
 std::string protocol_hash_text(const Protocol& protocol);
 
 // What a trace holds: its assembled file plus the parts folder a running or killed sweep leaves beside it.

@@ -2,6 +2,7 @@
 #include "protocol.hpp"
 
 #include <filesystem>
+#include <set>
 
 #include "support.hpp"
 
@@ -195,6 +196,44 @@ TEST(Protocol, TransformGridsExpandIntoPairedDatasetVariants) {
           valid, "\"params\": {\"n_per_class\": 10}",
           "\"params\": {\"n_per_class\": 10}, \"transforms\": [{\"name\": \"rbf_support\", \"grid\": {\"g\": [0]}}]")),
       "x.json: datasets[0].transforms[0].grid.g[0]: expected a number > 0, got 0");
+}
+
+// A grid value that an expression of K, d, n makes equal to another on some dataset (the CSPA paper's beta
+// 1/(2(K-1)) = 0.1 at K = 6) is run once there, and said; elsewhere both run. A value listed twice is refused.
+TEST(Protocol, AGridPointRepeatedByAnExpressionRunsOnceAndIsSaid) {
+  const Protocol p =
+      parse_protocol(with(valid, "\"eta\": [0.5, 1]", "\"eta\": [0.1, 0.3, \"1/(2*(K-1))\"]"), "x.json", ".", registry());
+  std::vector<std::string> notes;
+  const auto at_six = expand_runs(p, {{40, 2, 6}}, &notes);  // 1/(2*5) = 0.1, listed first
+  EXPECT_EQ(at_six.size(), (2u + 1) * 2);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("x.json: learners[0] (perceptron): on dataset"), std::string::npos) << notes[0];
+  EXPECT_NE(notes[0].find("grid point 2 has the values of grid point 0"), std::string::npos) << notes[0];
+  std::set<std::pair<double, std::uint64_t>> points;  // (eta, seed): each once
+  for (const auto& run : at_six)
+    if (run.learner == 0) EXPECT_TRUE(points.insert({run.learner_params.real("eta"), run.seed}).second);
+  notes.clear();
+  EXPECT_EQ(expand_runs(p, {{40, 2, 4}}, &notes).size(), (3u + 1) * 2);  // 1/6: a third point
+  EXPECT_TRUE(notes.empty());
+  EXPECT_EQ(refusal(with(valid, "\"eta\": [0.5, 1]", "\"eta\": [0.5, 1, 0.50]")),
+            "x.json: learners[0].grid.eta[2]: repeats eta[0] (0.5): a grid point is run once, so list each value once");
+}
+
+// The learner's random stream is keyed by what defines its arithmetic: the parameters that differ from their declared
+// defaults. A value written out equal to its default keys the same stream as leaving it out, so declaring a new
+// parameter whose default keeps the old behaviour changes no existing run.
+TEST(Protocol, TheLearnerStreamIsKeyedByTheParametersThatDifferFromTheirDefaults) {
+  const auto identity_of = [](const std::string& learner) {
+    const Protocol p = parse_protocol(with(valid, "{\"name\": \"perceptron\", \"grid\": {\"eta\": [0.5, 1]}}", learner),
+                                      "x.json", ".", registry());
+    return expand_runs(p, {{40, 2, 4}}).front().learner_identity;
+  };
+  EXPECT_EQ(identity_of(R"({"name": "perceptron"})"), "{}");
+  EXPECT_EQ(identity_of(R"({"name": "perceptron", "params": {"eta": 1}})"), "{}");  // eta's default is 1
+  EXPECT_EQ(identity_of(R"({"name": "perceptron", "params": {"eta": 0.5}})"), R"({"eta":0.5})");
+  // A wrapped learner's parameters count under its name; the explorer's base at its default does not.
+  EXPECT_EQ(identity_of(R"({"name": "explorer", "oracle": {"name": "bandit"}, "params": {"base.eta": 0.5}})"),
+            R"({"base.eta":0.5})");
 }
 
 }  // namespace

@@ -461,7 +461,7 @@ TEST_F(Sweep, CurveSummaryAveragesEachGridPointsCurvesOverSeeds) {
 TEST_F(Sweep, CurveSummaryOfAPerSeedSelectionAveragesEachSeedsChosenRun) {
   protocol = parse_protocol(R"({"name": "per_seed_selection",
       "datasets": [{"name": "g", "source": "gaussians", "params": {"n_per_class": 40, "sigma": 1.0}}],
-      "oracle": {"name": "bandit"}, "learners": [{"name": "banditron", "grid": {"gamma": [0.02, 0.3, 0.9]}}],
+      "oracle": {"name": "bandit"}, "learners": [{"name": "banditron", "grid": {"gamma": [0.05, 0.2, 0.6]}}],
       "metrics": [{"name": "online_accuracy"}, {"name": "windowed_accuracy", "params": {"window": 40}}],
       "selection": {"metric": "online_accuracy", "per_seed": true}, "seeds": 6})",
                             "p.json", ".", registry());

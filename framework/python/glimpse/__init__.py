@@ -6,6 +6,7 @@
     trace.curves           # learning curves averaged over seeds, long form; chosen == 1: the selection's curves
     trace.rounds("000003") # one run's per-round record: {"y": array, "predicted": array, ...}
     trace.params("000003") # its parameters, as a dict
+    trace.select("online_accuracy", "max", seeds=[11, 12])  # the grid point the core's rule chooses on those seeds
 
 Importable from the build tree (PYTHONPATH=build/lib/python) and the install tree (PREFIX/lib/glimpse/python).
 Needs h5py and pandas (Debian: python3-h5py, python3-pandas). docs/python.md.
@@ -81,6 +82,21 @@ class Trace:
 
         with h5py.File(self.path, "r") as f:
             return json.loads(f[f"runs/{run}"].attrs["params"])
+
+    def select(self, metric, goal="max", seeds=None, per_seed=False):
+        """The grid point of each (dataset, label) that the core's selection rule chooses (`glimpse select`, the rule
+        `glimpse summary` applies): the best mean of `metric` (goal "max" or "min"), over `seeds` only when given (a
+        point lacking one of them cannot be chosen), or with `per_seed` each seed's own best run. A list of
+        {"dataset", "label", "params", "runs": [{"run", "seed", "params"}]}: the chosen runs."""
+        command = [executable(), "select", self.path, "--metric", metric, "--goal", goal]
+        if seeds is not None:
+            command += ["--seeds", ",".join(str(s) for s in seeds)]
+        if per_seed:
+            command.append("--per-seed")
+        out = subprocess.run(command, capture_output=True, text=True)
+        if out.returncode != 0:
+            raise ValueError(f"{' '.join(command)}: {out.stderr.strip()}")
+        return [json.loads(line) for line in out.stdout.splitlines()]
 
     def __repr__(self):
         return (f"glimpse.Trace({self.path!r}: {self.attrs.get('runs_complete', '?')} of "

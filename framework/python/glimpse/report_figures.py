@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """The figures of `glimpse report FILE... --out DIR`, drawn with matplotlib (Debian: python3-matplotlib,
 python3-h5py), each written as PNG and SVG:
 
@@ -12,11 +11,9 @@ python3-h5py), each written as PNG and SVG:
                              learner labelled `passive`)
 
 Prints one line per file written. The CLI runs it; it can also be run by hand:
-  plot_report.py --out DIR [--x rounds|queries] [--passive LABEL] FILE...
+  python3 -m glimpse.report_figures --out DIR [--x rounds|queries] [--passive LABEL] FILE...
 """
 import argparse
-import json
-import math
 import os
 import re
 import sys
@@ -25,10 +22,8 @@ from collections import OrderedDict
 import h5py
 import numpy as np
 
-
-def text(value):
-    return value.decode() if isinstance(value, bytes) else str(value)
-
+from glimpse.bandit import parse_params, read_bandit_runs, regret_ratio_groups, text
+from glimpse.stats import mean_ci
 
 def table(f, name):
     """An HDF5 compound table as a list of dicts (bytes decoded)."""
@@ -40,128 +35,8 @@ def safe(name):
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("_")
 
 
-def parse_params(text_value):
-    """A grid point's text as `glimpse summary` shows it: [dataset variant JSON] learner JSON [rule{JSON}].
-    Returns the variant's text ("" when none) and the learner's parameters, with the query rule's named
-    rule.name."""
-    decoder = json.JSONDecoder()
-    first, end = decoder.raw_decode(text_value)
-    rest = text_value[end:].strip()
-    variant = ""
-    params = first
-    if rest.startswith("{"):  # the first object was the dataset variant (a transform grid point)
-        variant = text_value[:end]
-        params, used = decoder.raw_decode(rest)
-        rest = rest[used:].strip()
-    if rest:
-        brace = rest.index("{")
-        rule, rule_params = rest[:brace], decoder.raw_decode(rest[brace:])[0]
-        params.update({f"{rule}.{k}": v for k, v in rule_params.items()})
-    return variant, params
-
-
 def labelled(label, path, paths):
     return label if len(paths) == 1 else f"{label} [{os.path.basename(path)}]"
-
-
-def t_quantile(df):
-    try:
-        from scipy.stats import t
-        return float(t.ppf(0.975, df))
-    except ImportError:
-        return 1.96
-
-
-def mean_ci(values):
-    """Mean and half-width of its 95% Student-t interval (NaN for a single value)."""
-    x = np.asarray(values, dtype=float)
-    if len(x) < 2:
-        return float(x.mean()), math.nan
-    return float(x.mean()), t_quantile(len(x) - 1) * float(x.std(ddof=1)) / math.sqrt(len(x))
-
-
-def read_bandit_runs(path, curves=False):
-    """Complete runs with the final metrics regret and queries (selective sampling), one dict each; with `curves`,
-    also each run's cumulative regret and queries curves as "regret_curve" and "queries_curve": (rounds, values)."""
-    runs = []
-    with h5py.File(path, "r") as f:
-        for run_id, group in f["runs"].items():
-            attrs = group.attrs
-            if attrs.get("status", "") != "complete" or "summary" not in group:
-                continue
-            summary = group["summary"].attrs
-            if "regret" not in summary or "queries" not in summary:
-                continue
-            runs.append({
-                "dataset": text(attrs["dataset"]),
-                "label": text(attrs["label"] if "label" in attrs else attrs["learner"]),
-                "rule": text(attrs["query_rule"]),
-                "setting": dict(json.loads(attrs["params"]), **json.loads(attrs["query_rule_params"] or "{}")),
-                "rule_params": json.loads(attrs["query_rule_params"] or "{}"),
-                "seed": int(attrs["seed"]),
-                "rounds": int(attrs["rounds"]),
-                "regret": float(summary["regret"]),
-                "queries": float(summary["queries"]),
-                "rounds_per_second": int(attrs["rounds"]) / float(attrs["seconds"]),
-                # CS-Selectron's safety switch: the round it switched at (0: never); None without the switch.
-                "switch_round": (float(summary["learner_safety_switch_round"])
-                                 if "learner_safety_switch_round" in summary else None),
-            })
-            if curves and "curves" in group and {"regret", "queries"} <= set(group["curves"]):
-                for name in ("regret", "queries"):
-                    curve = group["curves"][name]
-                    runs[-1][name + "_curve"] = (curve["round"][:], curve["value"][:])
-    return runs
-
-
-def compact(run, runs):
-    """The learner and rule parameters that vary among the runs of this run's label, as a short JSON text."""
-    same = [r["setting"] for r in runs if r["label"] == run["label"] and r["dataset"] == run["dataset"]]
-    varying = {k: v for k, v in run["setting"].items() if any(s.get(k) != v for s in same)}
-    return json.dumps(varying, separators=(",", ":")) if varying else ""
-
-
-def curve_at(run, name, t):
-    """The run's curve `name` (regret or queries, cumulative) at round t: its last point at or before t (runs read
-    with curves)."""
-    rounds, values = run[name + "_curve"]
-    i = int(np.searchsorted(rounds, t, side="right")) - 1
-    if i < 0:
-        raise ValueError(f"the {name} curve starts after round {t}")
-    return float(values[i])
-
-
-def regret_ratio_groups(runs, passive, at_rounds=()):
-    """(dataset, label, rule setting) -> ratios, queries, regrets, each run paired with the passive run of its
-    dataset and seed; with `at_rounds` (runs read with curves), also "ratio_at": round -> the ratios of the
-    cumulative regrets up to that round, and "regret_at" and "queries_at": round -> the runs' cumulative regrets and
-    labels there. Raises ValueError when a run has no passive partner."""
-    reference = {(r["dataset"], r["seed"]): r for r in runs if r["label"] == passive}
-    if not reference:
-        raise ValueError(f"no complete runs labelled '{passive}' (the passive reference)")
-    groups = OrderedDict()
-    for r in runs:
-        base = reference.get((r["dataset"], r["seed"]))
-        if base is None:
-            raise ValueError(f"no passive run for dataset '{r['dataset']}', seed {r['seed']}")
-        g = groups.setdefault((r["dataset"], r["label"], r["rule"] + compact(r, runs)),
-                              {"ratio": [], "queries": [], "regret": [], "passive": [], "speed": [],
-                               "switch_rounds": [], "rule_params": r["rule_params"], "rounds": r["rounds"],
-                               "ratio_at": {t: [] for t in at_rounds}, "regret_at": {t: [] for t in at_rounds},
-                               "queries_at": {t: [] for t in at_rounds}})
-        g["ratio"].append(r["regret"] / base["regret"] if base["regret"] > 0 else math.nan)
-        g["queries"].append(r["queries"])
-        g["regret"].append(r["regret"])
-        g["passive"].append(base["regret"])
-        g["speed"].append(r["rounds_per_second"])
-        if r.get("switch_round") is not None:
-            g["switch_rounds"].append(r["switch_round"])
-        for t in at_rounds:
-            regret, passive_regret = curve_at(r, "regret", t), curve_at(base, "regret", t)
-            g["ratio_at"][t].append(regret / passive_regret if passive_regret > 0 else math.nan)
-            g["regret_at"][t].append(regret)
-            g["queries_at"][t].append(curve_at(r, "queries", t))
-    return groups
 
 
 def draw_regret_ratio(ax, groups, passive, trials=False):
@@ -318,4 +193,4 @@ if __name__ == "__main__":
     try:
         main()
     except (OSError, KeyError, ValueError) as e:
-        sys.exit(f"plot_report.py: {e}")
+        sys.exit(f"glimpse.report_figures: {e}")

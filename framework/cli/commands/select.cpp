@@ -1,0 +1,91 @@
+// glimpse select: the core's selection of grid points (the rule glimpse summary applies), as JSON lines, for
+// programs that report a selection of their own (the Python package's Trace.select, the results pages).
+#include <algorithm>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "glimpse/error.hpp"
+#include "glimpse/params.hpp"
+#include "summary.hpp"
+#include "trace_reading.hpp"
+
+namespace glimpse::cli {
+
+namespace {
+
+// "0-9,20,22": the seeds a list names.
+std::vector<std::int64_t> parse_seed_list(const std::string& text) {
+  std::vector<std::int64_t> seeds;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, end - start);
+    try {
+      std::size_t used = 0;
+      const std::int64_t first = std::stoll(item, &used);
+      std::int64_t last = first;
+      if (used < item.size()) {
+        if (item[used] != '-') throw std::invalid_argument(item);
+        std::size_t rest = 0;
+        last = std::stoll(item.substr(used + 1), &rest);
+        if (used + 1 + rest != item.size() || last < first) throw std::invalid_argument(item);
+      }
+      for (std::int64_t s = first; s <= last; ++s) seeds.push_back(s);
+    } catch (const std::logic_error&) {
+      throw Error("--seeds", "expected seeds such as 0-9,20,22, got '" + text + "'");
+    }
+    start = end + 1;
+  }
+  return seeds;
+}
+
+std::string json_text(const std::string& text) { return param_value_json(ParamValue(text)); }
+
+}  // namespace
+
+int command_select(const std::vector<std::string>& args) {
+  po::options_description options(
+      "glimpse select FILE [options]: per dataset and learner label, the grid point the selection rule chooses (the\n"
+      "best mean of a final metric over the runs, as glimpse summary chooses) and the runs behind it, one JSON object\n"
+      "per line: {\"dataset\", \"label\", \"params\", \"runs\": [{\"run\", \"seed\", \"params\"}]}\n\nOptions");
+  options.add_options()("help,h", "show this help")("file", po::value<std::string>(), "trace file (.h5)")(
+      "metric", po::value<std::string>(), "the final metric to choose by (default: the file's selection metric)")(
+      "goal", po::value<std::string>(), "max or min (default: the file's selection goal)")(
+      "seeds", po::value<std::string>(),
+      "choose on these seeds' runs only (e.g. 10-19); a grid point lacking one of them cannot be chosen")(
+      "per-seed", "each seed's own best run instead of the best mean (as cross-validation chooses per split)");
+  po::positional_options_description positional;
+  positional.add("file", 1);
+  const auto [vm, exit_status] = parse_command(args, options, positional, {"file"});
+  if (exit_status) return *exit_status;
+  const h5::Handle file = open_trace_file(vm["file"].as<std::string>());
+  const SelectionRule rule = read_selection(file);
+  const std::string metric = vm.count("metric") ? vm["metric"].as<std::string>() : rule.metric;
+  bool maximize = rule.maximize;
+  if (vm.count("goal")) {
+    const auto goal = vm["goal"].as<std::string>();
+    if (goal != "max" && goal != "min") throw Error("--goal", "expected max or min, got '" + goal + "'");
+    maximize = goal == "max";
+  }
+  std::vector<RunSummary> runs = read_summary_table(file);
+  std::vector<std::int64_t> seeds;
+  if (vm.count("seeds")) {
+    seeds = parse_seed_list(vm["seeds"].as<std::string>());
+    std::erase_if(runs, [&](const RunSummary& r) { return std::find(seeds.begin(), seeds.end(), r.seed) == seeds.end(); });
+  }
+  for (const auto& choice :
+       choose_grid_points(runs, metric, maximize, vm.count("per-seed") > 0, vm.count("seeds") ? &seeds : nullptr)) {
+    std::cout << "{\"dataset\": " << json_text(choice.dataset) << ", \"label\": " << json_text(choice.learner)
+              << ", \"params\": " << json_text(choice.params) << ", \"runs\": [";
+    for (std::size_t i = 0; i < choice.runs.size(); ++i)
+      std::cout << (i ? ", " : "") << "{\"run\": " << json_text(choice.runs[i]->id)
+                << ", \"seed\": " << choice.runs[i]->seed << ", \"params\": " << json_text(choice.runs[i]->params)
+                << "}";
+    std::cout << "]}\n";
+  }
+  return 0;
+}
+
+}  // namespace glimpse::cli
