@@ -15,14 +15,14 @@
 # The CSV and LIBSVM files are not VW's format: their ratio sets glimpse's time on them against VW's on the twin,
 # the same rows in VW's text.
 #
-#   benchmarks/parse_vs_vw.sh [REPEATS] [DIR]        (needs vw on PATH: ../shared/VW.md; default 5 repeats)
+#   benchmarks/parse_vs_vw.sh [REPEATS] [DIR]        (needs vw on PATH: docs/vowpal-wabbit.md; default 5 repeats)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repeats=${1:-5}
 dir=${2:-/tmp/glimpse-parse-bench}
 glimpse=$here/../build/bin/glimpse
 benchmarks=$here/../build/bin/glimpse_benchmarks
-command -v vw > /dev/null || { echo "parse_vs_vw.sh: no vw on PATH (build it per ../shared/VW.md)" >&2; exit 2; }
+command -v vw > /dev/null || { echo "parse_vs_vw.sh: no vw on PATH (build it as docs/vowpal-wabbit.md says)" >&2; exit 2; }
 mkdir -p "$dir"
 cd "$dir"
 

@@ -25,7 +25,7 @@ import h5py
 import numpy as np
 from scipy import stats
 
-PAPER = {  # P3 Table 3, test error %, mean ± std (ALGORITHMS.md 9.4)
+PAPER = {  # P3 Table 3, test error %, mean ± std (as protocols/semi_supervised/paper.json has them)
     "iris": [(27.12, 5.36), (24.57, 6.13), (23.53, 5.04), (23.71, 5.22)],
     "wine": [(8.77, 3.22), (8.33, 5.22), (8.20, 4.12), (7.63, 3.88)],
     "glass": [(48.68, 5.32), (47.46, 5.40), (46.68, 4.83), (46.28, 5.18)],

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Replays the CSPA runs of a glimpse trace with an independent NumPy implementation of CSPA (CSPA paper,
-Algorithm 1 with the SPA step of Matsushima et al.; ALGORITHMS.md 1.5 and 3.1) and checks that every
+Algorithm 1 with the SPA step of Matsushima et al.; plugins/learners/cspa/README.md and spa/README.md) and checks that every
 proposal and the final accuracy agree.
 
   tools/verify_cspa.py TRACE.h5 DATA.libsvm      (the protocol must use minmax_scale then l2_normalize)

@@ -1,6 +1,6 @@
 """CSPA in NumPy: complementary support-class passive-aggressive under bandit feedback.
 
-Kaneko, Sato, Sugiyama (2019), Algorithm 1 and eq. (19); ALGORITHMS.md 3.1. Proposes its greedy label; told the
+Kaneko, Sato, Sugiyama (2019), Algorithm 1 and eq. (19); the rule is written out in plugins/learners/cspa/README.md. Proposes its greedy label; told the
 proposal was right, it takes the support-class PA step on it; told it was wrong, it takes the complementary-label
 step against it. The same steps as glimpse's C++ `cspa` (plugins/common/include/glimpse/algorithms/
 support_class_pa.hpp and complementary_step.hpp), in float64.

@@ -9,7 +9,7 @@ import numpy as np
 class Perceptron:
     """Multiclass Perceptron (NumPy): on a mistake, w_y += eta x and w_predicted -= eta x"""
 
-    reference = "ALGORITHMS.md section 2"
+    reference = "the multiclass Perceptron (plugins/learners/perceptron/README.md)"
     accepts = ["label"]  # the feedback kinds it learns from
     params = {"eta": {"type": "real", "default": 1.0, "above": 0, "help": "step size"}}
 

@@ -7,7 +7,7 @@ namespace glimpse::test {
 namespace {
 
 // theta_1 for d = 2, K = 3, m0 = 1 (gamma = gamma_l = 1/(9e)), R = omega = 1, delta = 0.05: the formula of
-// ALGORITHMS.md 7.1 written out once more here.
+// P1's Theorem 1 (selective_theory.hpp) written out once more here.
 double theta_one() {
   const double gamma_l = 1.0 / (9.0 * std::numbers::e);
   return 8.0 * std::sqrt(6.0) / gamma_l * std::sqrt(std::log(3.0) * std::log(6.0 / 0.05)) + std::sqrt(2.0);

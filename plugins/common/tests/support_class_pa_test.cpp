@@ -1,4 +1,4 @@
-// support_class_pa.hpp (spa, cspa): the support-class PA step (ALGORITHMS.md 1.5) against a brute-force QP optimum.
+// support_class_pa.hpp (spa, cspa): the support-class PA step against a brute-force QP optimum.
 #include <glimpse/algorithms/support_class_pa.hpp>
 #include <limits>
 

@@ -1,5 +1,5 @@
-// The selective-sampling paper's synthetic data (Agarwal, ICML 2013, section 5 and supplement A;
-// ALGORITHMS.md 7.4): K cluster means v_k ~ N(0, I/d0) in d0 dimensions, embedded in D dimensions by the
+// The selective-sampling paper's synthetic data (Agarwal, ICML 2013, section 5 and supplement
+// A): K cluster means v_k ~ N(0, I/d0) in d0 dimensions, embedded in D dimensions by the
 // first d0 columns of a Haar-random rotation; each x picks a cluster uniformly and adds N(0, (s/sqrt(D))^2 I)
 // noise; labels come from a GLM with W* = the cluster means: multinomial logit p_i ~ exp(x.w_i), or the
 // mismatch model p_i ~ (x.w_i)^2. p(y|x) is emitted so regret against the Bayes predictor can be measured.
@@ -21,7 +21,7 @@ class GlmMixture final : public glimpse::DataSource {
         .kind = glimpse::PluginKind::data_source,
         .summary =
             "K Gaussian clusters in D dimensions, labels from a multinomial GLM (logit or mismatch); emits p(y|x)",
-        .reference = "Agarwal, Selective sampling ... (ICML 2013) section 5, supplement A; ALGORITHMS.md 7.4",
+        .reference = "Agarwal, Selective sampling ... (ICML 2013) section 5, supplement A",
         .params = {
             glimpse::ParamSpec::integer("num_classes", "5", "K").at_least(2).into(&GlmMixture::k_),
             glimpse::ParamSpec::integer("dim", "1000", "D, the ambient dimension").at_least(1).into(&GlmMixture::dim_),

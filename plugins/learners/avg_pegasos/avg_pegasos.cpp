@@ -1,4 +1,4 @@
-// avg_pegasos: see glimpse/algorithms/candidate_hinge.hpp (ALGORITHMS.md section 5).
+// avg_pegasos: see glimpse/algorithms/candidate_hinge.hpp.
 #include <glimpse/algorithms/candidate_hinge.hpp>
 
 namespace {

@@ -1,4 +1,4 @@
-// avg_pegasos (APH Pegasos, ALGORITHMS.md section 5): two rounds by hand with the projection, label feedback gives
+// avg_pegasos (APH Pegasos): two rounds by hand with the projection, label feedback gives
 // pegasos, W stays in the ball of radius 1/sqrt(lambda), and float weights stay finite at a small lambda.
 #include <cmath>
 

@@ -1,4 +1,4 @@
-// avg_perceptron (APH Perceptron, ALGORITHMS.md section 5): the first update by hand, singleton sets give the
+// avg_perceptron (APH Perceptron): the first update by hand, singleton sets give the
 // margin Perceptron, and every update keeps sum_i w_i = 0 (shared checks in tests/support.hpp).
 #include "support.hpp"
 

@@ -1,4 +1,4 @@
-// Banditron (Kakade, Shalev-Shwartz, Tewari, ICML 2008; ALGORITHMS.md 3.2): epsilon-greedy exploration and
+// Banditron (Kakade, Shalev-Shwartz, Tewari, ICML 2008): epsilon-greedy exploration and
 // the unbiased Perceptron estimate W += (M / P(proposed) e_proposed - e_greedy) x^T, every round.
 #include <glimpse/algorithms/exploration.hpp>
 #include <glimpse/glimpse.hpp>
@@ -17,7 +17,7 @@ class Banditron final : public glimpse::algorithms::EpsilonGreedyLinearLearner<T
         .name = "banditron",
         .kind = glimpse::PluginKind::learner,
         .summary = "Banditron: epsilon-greedy proposals, importance-weighted Perceptron update every round",
-        .reference = "Kakade, Shalev-Shwartz, Tewari, ICML 2008; ALGORITHMS.md 3.2",
+        .reference = "Kakade, Shalev-Shwartz, Tewari, ICML 2008",
         .params =
             {glimpse::ParamSpec::real("gamma", "0.05", "exploration rate").above(0).at_most(1).into(&Banditron::gamma_),
              glimpse::precision_param()},

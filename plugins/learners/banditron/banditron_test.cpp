@@ -1,4 +1,4 @@
-// banditron (ALGORITHMS.md section 3): the expected update and the exploration distribution.
+// banditron: the expected update and the exploration distribution.
 
 #include "support.hpp"
 

@@ -1,5 +1,5 @@
 // BPA, bandit passive-aggressive (Zhong & Dauce, ECML 2015), as the CSPA authors' baseline code runs it
-// (ALGORITHMS.md 3.3): Banditron's exploration, then a binary one-vs-rest PA step on the proposed row only,
+//: Banditron's exploration, then a binary one-vs-rest PA step on the proposed row only,
 // pushing its score to +1 when right and -1 when wrong. The original paper's text could not be checked.
 #include <algorithm>
 #include <glimpse/algorithms/exploration.hpp>
@@ -19,7 +19,7 @@ class Bpa final : public glimpse::algorithms::EpsilonGreedyLinearLearner<T> {
         .name = "bpa",
         .kind = glimpse::PluginKind::learner,
         .summary = "bandit PA: epsilon-greedy proposals, binary PA step on the proposed class's row",
-        .reference = "Zhong & Dauce, ECML 2015, as in the CSPA authors' code; ALGORITHMS.md 3.3",
+        .reference = "Zhong & Dauce, ECML 2015, as in the CSPA authors' code",
         .params = {glimpse::ParamSpec::real("gamma", "0.05", "exploration rate").above(0).at_most(1).into(&Bpa::gamma_),
                    glimpse::ParamSpec::real("margin_correct", "1",
                                             "target margin when right: 1 (CSPA authors' code) or 0 (first "

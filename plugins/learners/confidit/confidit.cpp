@@ -1,8 +1,8 @@
-// Confidit (Crammer & Gentile, ICML 2011) as the CSPA paper's experiments ran it (ALGORITHMS.md 3.4):
+// Confidit (Crammer & Gentile, ICML 2011) as the CSPA paper's experiments ran it:
 // per class a second-order matrix A_i (diagonal by default, or full), w_i = A_i^{-1} b_i, upper-confidence
 // proposals argmax_i s_i + sqrt(eta x' A_i^{-1} x) on the unit-normalised x, and an update of the proposed
-// class only: b += (+-1) x, A += x x'. Options from the original algorithm (ALGORITHMS.md 3.4, [R], off by
-// default): `projection` (each w_i projected in the A_i metric onto |w_i . x| <= alpha before scoring, and
+// class only: b += (+-1) x, A += x x'. Options from the original algorithm, reconstructed
+// rather than read (off by default): `projection` (each w_i projected in the A_i metric onto |w_i . x| <= alpha before scoring, and
 // w_new = A_new^{-1}(A_old w' + rho x)) and `log_factor` (widths^2 times log(t + 1)).
 #include <algorithm>
 #include <cmath>
@@ -22,7 +22,7 @@ class Confidit final : public glimpse::Learner {
         .name = "confidit",
         .kind = glimpse::PluginKind::learner,
         .summary = "Confidit: second-order per-class models, upper-confidence proposals (diagonal or full A)",
-        .reference = "Crammer & Gentile, ICML 2011, as in the CSPA paper's experiments; ALGORITHMS.md 3.4",
+        .reference = "Crammer & Gentile, ICML 2011, as in the CSPA paper's experiments",
         .params =
             {glimpse::ParamSpec::real("eta", "1", "exploration width").above(0).into(&Confidit::eta_),
              glimpse::ParamSpec::real("alpha", "1", "A_i starts at (1 + alpha)^2 I").above(0).into(&Confidit::alpha_),

@@ -1,4 +1,4 @@
-// confidit (ALGORITHMS.md section 4): the full matrix against a direct inverse, the projection, and the authors'
+// confidit: the full matrix against a direct inverse, the projection, and the authors'
 // fixed eta.
 #include <Eigen/Cholesky>
 #include <Eigen/LU>

@@ -1,4 +1,4 @@
-// COPA: confusion passive-aggressive (ALGORITHMS.md section 6; Ralaivola, "Confusion-Based Online Learning and
+// COPA: confusion passive-aggressive (Ralaivola, "Confusion-Based Online Learning and
 // a Passive-Aggressive Scheme", supplement Theorem 1). Sum-to-zero class weights, squared hinge on every wrong
 // class with margin Delta, exact closed-form update in O(K log K + K nnz).
 #include <glimpse/glimpse.hpp>

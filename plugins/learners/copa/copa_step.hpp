@@ -1,4 +1,4 @@
-// The COPA step (ALGORITHMS.md section 6; Ralaivola, supplement Theorem 1): the exact minimiser of
+// The COPA step (Ralaivola, supplement Theorem 1): the exact minimiser of
 //   (1/2) sum_q ||w_q - w_q_old||^2 + (C/2) sum_{q != y} [w_q . x + Delta]_+^2   subject to sum_q w_q = 0,
 // in closed form: sort the losses l_q = w_q_old . x + Delta (q != y), take the largest I satisfying the
 // theorem's condition, and move every class by (s/Q - alpha_q) x.

@@ -1,5 +1,5 @@
 // Complementary-label PA: CSPA's wrong-label step used alone, for feedback that names one class the
-// instance does not have (ALGORITHMS.md section 4). The loss is clipped at 0, since the complementary
+// instance does not have. The loss is clipped at 0, since the complementary
 // label need not be the argmax here.
 #include <glimpse/algorithms/complementary_step.hpp>
 #include <glimpse/glimpse.hpp>
@@ -14,7 +14,7 @@ class Cpa final : public glimpse::LinearLearner<T> {
     return {.name = "cpa",
             .kind = glimpse::PluginKind::learner,
             .summary = "learns from complementary labels with CSPA's wrong-label step (loss clipped at 0)",
-            .reference = "ALGORITHMS.md section 4; CSPA paper eq. (19); Ishida et al. (NeurIPS 2017) setting",
+            .reference = "CSPA paper (Kaneko et al. 2019) eq. (19), used alone; Ishida et al. (NeurIPS 2017) setting",
             .params = {glimpse::ParamSpec::real("beta", "1/(2*(K-1))", "fraction of the loss removed per step")
                            .above(0)
                            .at_most(1)

@@ -1,4 +1,4 @@
-// CS-Selectron (Agarwal, ICML 2013; ALGORITHMS.md section 7): a GLM refitted on the labelled rounds that
+// CS-Selectron (Agarwal, ICML 2013): a GLM refitted on the labelled rounds that
 // predicts the label of least expected cost, argmax_i S(i) with S(i) = sum_j (C_max - C(j, i)) p_j. The
 // scores handed to query rules (DGS) are the S(i).
 //   logistic link: p = softmax(W x), W minimising the regularised log-loss over the labelled rounds by
@@ -7,7 +7,7 @@
 //   linear link: p_i = v_i - (sum_j v_j - 1)/K with v = W x, and the exact refit W = B (A + 2 gamma I)^{-1},
 //     A = sum x x^T and B = sum (e_y - 1/K) x^T over the labelled rounds, (A + 2 gamma I)^{-1} kept by
 //     Sherman-Morrison (O(d^2) a round).
-// Safety switch (P1 section 4.3, ALGORITHMS.md 7.3; `safety = true`): whenever the query rule asks for x_t the
+// Safety switch (P1 section 4.3; `safety = true`): whenever the query rule asks for x_t the
 // learner also asks for x_{t+1}, whatever the rule says of it, so those rounds form a random subsample S. A
 // second, passive model learns from S only; on S both models' progressive losses are summed, and once
 //   L_act / N >= L_pas / N + c [d / (N gamma_l) log(R^2 gamma_l T / gamma + 1) + R omega / (N gamma_l) log(1/delta)]
@@ -98,7 +98,7 @@ class CsSelectron final : public glimpse::Learner {
                 "expected cost; optional safety switch to a passive model",
             .reference =
                 "Agarwal, Selective sampling algorithms for cost-sensitive multiclass prediction, ICML 2013, "
-                "sections 3-4; ALGORITHMS.md 7",
+                "sections 3-4",
             .params = declared_params(),
             .accepts = {glimpse::FeedbackKind::label}};
   }

@@ -1,4 +1,4 @@
-// The multinomial-logit GLM of CS-Selectron (ALGORITHMS.md 7, P1 eq. 9): W minimises
+// The multinomial-logit GLM of CS-Selectron (P1 eq. 9): W minimises
 //   F(W) = sum_{s in Q} [log sum_i exp(W x_s)_i - (W x_s)_{y_s}] + gamma ||W||_F^2
 // over the labelled set Q. With last_row_zero the last class's row is fixed at 0 (identifiability) and only
 // the other rows are optimised.

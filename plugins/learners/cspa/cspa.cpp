@@ -1,5 +1,5 @@
-// CSPA, complementary support-class passive-aggressive (Kaneko, Sato, Sugiyama 2019, Algorithm 1;
-// ALGORITHMS.md 3.1). Deterministic: proposes the greedy label; when told it was right, takes the SPA step
+// CSPA, complementary support-class passive-aggressive (Kaneko, Sato, Sugiyama 2019, Algorithm 1; README.md
+// here). Deterministic: proposes the greedy label; when told it was right, takes the SPA step
 // on it; when told it was wrong, treats it as a complementary label (eq. 19).
 #include <glimpse/algorithms/complementary_step.hpp>
 #include <glimpse/algorithms/support_class_pa.hpp>
@@ -15,7 +15,7 @@ class Cspa final : public glimpse::LinearLearner<T> {
     return {.name = "cspa",
             .kind = glimpse::PluginKind::learner,
             .summary = "complementary SPA: SPA step when the proposal is right, complementary-label step when wrong",
-            .reference = "Kaneko, Sato, Sugiyama, arXiv 2019, Algorithm 1 and eq. (19); ALGORITHMS.md 3.1",
+            .reference = "Kaneko, Sato, Sugiyama, arXiv 2019, Algorithm 1 and eq. (19)",
             .params = {glimpse::ParamSpec::real("beta", "1/(2*(K-1))",
                                                 "fraction of the wrong-label loss removed per step (Theorem 2 needs "
                                                 "beta = (1 - alpha)/(K - 1))")

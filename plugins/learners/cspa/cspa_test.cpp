@@ -1,4 +1,4 @@
-// cspa (ALGORITHMS.md section 3): hand-computed rounds and the wrong- and right-label steps' invariants.
+// cspa: hand-computed rounds and the wrong- and right-label steps' invariants.
 #include <algorithm>
 
 #include "support.hpp"

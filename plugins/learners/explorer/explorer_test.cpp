@@ -1,4 +1,4 @@
-// explorer: exploration around a base learner, hand-checked (MODERN_BANDITS.md).
+// explorer: exploration around a base learner, hand-checked.
 #include <cmath>
 #include <glimpse/algorithms/exploration.hpp>
 

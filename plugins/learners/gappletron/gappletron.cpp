@@ -1,5 +1,5 @@
 // Gappletron, bandit feedback graph (van der Hoeven, Fusco, Cesa-Bianchi, NeurIPS 2021), hinge-loss instance,
-// reconstructed (MODERN_BANDITS.md 4): Gaptron's round (glimpse::algorithms::SurrogateGapLearner) with the
+// reconstructed: Gaptron's round (glimpse::algorithms::SurrogateGapLearner) with the
 // adaptive OGD step of the experiments that follow the paper, eta_t = B / sqrt(2 (1e-8 + sum_s ||G_s||_F^2)) over
 // the importance-weighted gradients so far, no projection.
 #include <cmath>
@@ -24,7 +24,7 @@ class Gappletron final : public glimpse::algorithms::SurrogateGapLearner<T, Adap
     return {.name = "gappletron",
             .kind = glimpse::PluginKind::learner,
             .summary = "Gappletron (reconstructed, hinge loss): gap-mixed proposals, adaptive importance-weighted OGD",
-            .reference = "van der Hoeven, Fusco, Cesa-Bianchi, NeurIPS 2021; reconstructed, MODERN_BANDITS.md 4",
+            .reference = "van der Hoeven, Fusco, Cesa-Bianchi, NeurIPS 2021; reconstructed (README.md here)",
             .params = {glimpse::ParamSpec::real("gamma", "0.05", "uniform exploration mixed in (gamma)")
                            .above(0)
                            .at_most(1)

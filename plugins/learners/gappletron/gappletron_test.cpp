@@ -1,4 +1,4 @@
-// gappletron (MODERN_BANDITS.md 4): two right proposals by hand, where the adaptive step
+// gappletron: two right proposals by hand, where the adaptive step
 // eta_t = B / sqrt(2 (1e-8 + sum_s ||G_s||_F^2)) shrinks as the importance-weighted gradients add up. Gaptron's
 // round that it shares is checked by hand in gaptron_test.cpp.
 #include <cmath>

@@ -1,4 +1,4 @@
-// Gaptron, bandit setting (van der Hoeven, NeurIPS 2020), hinge-loss instance, reconstructed (MODERN_BANDITS.md 3):
+// Gaptron, bandit setting (van der Hoeven, NeurIPS 2020), hinge-loss instance, reconstructed:
 // gap-mixed proposals with gamma of uniform exploration and an importance-weighted OGD step of constant size eta
 // on right proposals. The round is glimpse::algorithms::SurrogateGapLearner; what is reconstructed is said there.
 #include <glimpse/algorithms/surrogate_gap.hpp>
@@ -18,7 +18,7 @@ class Gaptron final : public glimpse::algorithms::SurrogateGapLearner<T, Constan
     return {.name = "gaptron",
             .kind = glimpse::PluginKind::learner,
             .summary = "Gaptron (reconstructed, hinge loss): gap-mixed proposals, importance-weighted OGD",
-            .reference = "van der Hoeven, NeurIPS 2020; gap map and constants reconstructed, MODERN_BANDITS.md 3",
+            .reference = "van der Hoeven, NeurIPS 2020; gap map and constants reconstructed (README.md here)",
             .params = {glimpse::ParamSpec::real("gamma", "0.05", "uniform exploration mixed in (gamma)")
                            .above(0)
                            .at_most(1)

@@ -1,4 +1,4 @@
-// gaptron (and gappletron, which shares its round): hand-computed rounds for both step rules (MODERN_BANDITS.md).
+// gaptron (and gappletron, which shares its round): hand-computed rounds for both step rules.
 #include <cmath>
 
 #include "support.hpp"

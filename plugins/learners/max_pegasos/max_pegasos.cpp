@@ -1,4 +1,4 @@
-// max_pegasos: see glimpse/algorithms/candidate_hinge.hpp (ALGORITHMS.md section 5).
+// max_pegasos: see glimpse/algorithms/candidate_hinge.hpp.
 #include <glimpse/algorithms/candidate_hinge.hpp>
 
 namespace {

@@ -1,4 +1,4 @@
-// max_pegasos (MPH Pegasos, ALGORITHMS.md section 5): the first round by hand with the projection, label feedback
+// max_pegasos (MPH Pegasos): the first round by hand with the projection, label feedback
 // gives pegasos, W stays in the ball of radius 1/sqrt(lambda), and float weights stay finite at a small lambda.
 #include <cmath>
 

@@ -1,4 +1,4 @@
-// max_perceptron (MPH Perceptron, ALGORITHMS.md section 5): the first update by hand, singleton sets give the
+// max_perceptron (MPH Perceptron): the first update by hand, singleton sets give the
 // margin Perceptron, and every update keeps sum_i w_i = 0 (shared checks in tests/support.hpp).
 #include "support.hpp"
 

@@ -1,5 +1,5 @@
 // Newtron (Hazan & Kale, NeurIPS 2011) in its diagonal practical form, PNewtron, as the public codes run it
-// (MODERN_BANDITS.md 2; bahh723/separable-bandit-classification newtron_diag_train.m and Caoang327's
+// (bahh723/separable-bandit-classification newtron_diag_train.m and Caoang327's
 // replication): proposals drawn from p' = (1 - gamma) softmax(alpha W x) + gamma/K; an unbiased estimate delta of
 // the log-loss gradient (its expectation over the proposal is (p - e_y) x^T), and a diagonal Online Newton Step
 // in FTRL form: A += kappa beta delta o delta, b += (1 - kappa beta delta . W) delta, W = -b / A, with A starting
@@ -24,7 +24,7 @@ class Newtron final : public glimpse::Learner {
     return {.name = "newtron",
             .kind = glimpse::PluginKind::learner,
             .summary = "PNewtron: softmax exploration, diagonal Online Newton Step on an unbiased log-loss gradient",
-            .reference = "Hazan & Kale, NeurIPS 2011, diagonal form as in the public codes; MODERN_BANDITS.md 2",
+            .reference = "Hazan & Kale, NeurIPS 2011, diagonal form as in the public codes",
             .params = {glimpse::ParamSpec::real("gamma", "0.01", "uniform exploration mixed in (gamma)")
                            .above(0)
                            .at_most(1)

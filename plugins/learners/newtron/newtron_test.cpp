@@ -1,4 +1,4 @@
-// newtron: hand-computed rounds, the unbiased gradient estimate, the ball projection (MODERN_BANDITS.md).
+// newtron: hand-computed rounds, the unbiased gradient estimate, the ball projection.
 #include <algorithm>
 #include <cmath>
 

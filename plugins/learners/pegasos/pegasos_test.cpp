@@ -1,4 +1,4 @@
-// pegasos (the exact-label baseline, ALGORITHMS.md section 5): the first round by hand with the projection, and
+// pegasos (the exact-label baseline): the first round by hand with the projection, and
 // float weights stay finite at a small lambda. avg_pegasos's and max_pegasos's tests check that they equal it on
 // exact labels.
 #include <cmath>

@@ -1,4 +1,4 @@
-// Multiclass Perceptron (ALGORITHMS.md section 2): full-feedback baseline.
+// Multiclass Perceptron: full-feedback baseline.
 #include <glimpse/glimpse.hpp>
 #include <glimpse/linear_model.hpp>
 
@@ -11,7 +11,7 @@ class Perceptron final : public glimpse::LinearLearner<T> {
     return {.name = "perceptron",
             .kind = glimpse::PluginKind::learner,
             .summary = "multiclass Perceptron: on a mistake, w_y += eta x and w_predicted -= eta x",
-            .reference = "ALGORITHMS.md section 2 (exact-label baseline of the partial-label paper)",
+            .reference = "multiclass Perceptron (Crammer & Singer, JMLR 2003), the partial-label paper's exact-label baseline",
             .params = {glimpse::ParamSpec::real("eta", "1", "step size").above(0).into(&Perceptron::eta_),
                        glimpse::ParamSpec::real(
                            "margin", "0",

@@ -1,4 +1,4 @@
-// Multiclass Perceptron (ALGORITHMS.md section 2).
+// Multiclass Perceptron.
 #include "support.hpp"
 
 namespace glimpse::test {

@@ -1,4 +1,4 @@
-// The graph Laplacian term of PS3VT (ALGORITHMS.md 8, P3): an exact k-NN graph over all training points with
+// The graph Laplacian term of PS3VT (P3, section 4; README.md in this folder): an exact k-NN graph over all training points with
 // Gaussian weights S_ij = exp(-||x_i - x_j||^2 / sigma^2), kept when either point is among the other's k nearest
 // (symmetric), L = D - S with D = diag(row sums of S), and the d x d product P = X^T L X (rows of X are the
 // points) that the learner's gradient needs, computed once per split.

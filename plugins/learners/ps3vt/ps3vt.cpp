@@ -1,4 +1,4 @@
-// PS3VT (P3, Alg. 1; ALGORITHMS.md 8): a linear multiclass model W (d x K, column k scores class k) fitted on a
+// PS3VT (P3, Alg. 1): a linear multiclass model W (d x K, column k scores class k) fitted on a
 // labelled and an unlabelled part by proximal stochastic sub-gradient steps on
 //   J(W) = 1/n sum_i [1 - (h(x_i)_{y_i} - max_{y' != y_i} h(x_i)_{y'})]_+ + tau_A ||W||_F^2
 //          + tau_I tr(W^T X L X^T W) + tau_S sum_{j > theta} lambda_j(W),
@@ -36,7 +36,7 @@ class Ps3vt final : public glimpse::BatchLearner {
         .summary =
             "semi-supervised linear multiclass hinge with a graph-Laplacian term and singular value "
             "thresholding of W's tail (batch); variants linear_mc, lrc_mc, ss_mc",
-        .reference = "P3 (PS3VT), Algorithm 1, Proposition 1, Table 2; ALGORITHMS.md 8",
+        .reference = "P3 (PS3VT), Algorithm 1, Proposition 1, Table 2",
         .params =
             {ParamSpec::choice("variant", "ps3vt", {"ps3vt", "linear_mc", "lrc_mc", "ss_mc"},
                                "ps3vt, or a special case: linear_mc sets tau_I = tau_S = 0, lrc_mc "

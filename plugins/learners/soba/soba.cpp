@@ -1,5 +1,5 @@
 // SOBA, the Second Order Banditron (Beygelzimer, Orabona, Zhang, ICML 2017), as the public codes run it
-// (MODERN_BANDITS.md 1; bahh723/separable-bandit-classification soba_diag_multi_train.m, the full-matrix
+// (bahh723/separable-bandit-classification soba_diag_multi_train.m, the full-matrix
 // soba_multi_train.m): epsilon-greedy proposals around the greedy label; on a right proposal y~ = y, with
 // ybar the runner-up, g = (e_ybar - e_y) x^T / p(y) and z = sqrt(p(y)) g; the round counts (A += z z^T,
 // theta -= g, W = A^{-1} theta) when the cumulative normalised margin M + m stays >= 0, where
@@ -24,7 +24,7 @@ class Soba final : public glimpse::algorithms::EpsilonGreedyLinearLearner<T> {
     return {.name = "soba",
             .kind = glimpse::PluginKind::learner,
             .summary = "SOBA: second-order Banditron, margin-tested updates on right proposals (diagonal or full A)",
-            .reference = "Beygelzimer, Orabona, Zhang, ICML 2017, as in the public MATLAB codes; MODERN_BANDITS.md 1",
+            .reference = "Beygelzimer, Orabona, Zhang, ICML 2017, as in the public MATLAB codes",
             .params = {glimpse::ParamSpec::real("gamma", "0.01", "exploration rate (gamma)")
                            .above(0)
                            .at_most(1)

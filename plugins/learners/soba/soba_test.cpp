@@ -1,4 +1,4 @@
-// soba: hand-computed first updates and its invariants (MODERN_BANDITS.md).
+// soba: hand-computed first updates and its invariants.
 
 #include "support.hpp"
 

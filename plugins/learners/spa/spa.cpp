@@ -1,4 +1,4 @@
-// SPA: support-class passive-aggressive learner with full feedback (ALGORITHMS.md sections 1.5 and 2).
+// SPA: support-class passive-aggressive learner with full feedback.
 #include <glimpse/algorithms/support_class_pa.hpp>
 #include <glimpse/glimpse.hpp>
 #include <glimpse/linear_model.hpp>

@@ -1,5 +1,5 @@
 // SquareCB (Foster & Rakhlin, ICML 2020) as Vowpal Wabbit runs it with `--cbify K --cb_explore_adf --squarecb`
-// (MODERN_BANDITS.md 5): one linear regressor of the cost (0 right, 1 wrong) per class, inverse gap weighting
+//: one linear regressor of the cost (0 right, 1 wrong) per class, inverse gap weighting
 // over the estimated costs with gamma = gamma_scale * n^gamma_exponent (n = updates so far, so the first
 // proposal is uniform), and a squared-loss step on the proposed class's regressor only, without importance
 // weights (VW's MTR sets the logged probability to 1). The regression step is AdaGrad per coordinate by default,
@@ -30,8 +30,7 @@ class SquareCb final : public glimpse::Learner {
         .revision = 2,  // 2: update "normalized" sums a dense row in 16 partial sums
         .summary = "SquareCB: inverse gap weighting over per-class online least-squares cost estimates",
         .reference =
-            "Foster & Rakhlin, ICML 2020, as in Vowpal Wabbit's cb_explore_adf_squarecb; "
-            "MODERN_BANDITS.md 5",
+            "Foster & Rakhlin, ICML 2020, as in Vowpal Wabbit's cb_explore_adf_squarecb (README.md here)",
         .params =
             {glimpse::ParamSpec::real("gamma_scale", "10", "gamma_0 in gamma_t = gamma_0 t^p")
                  .at_least(0)

@@ -1,4 +1,4 @@
-// squarecb: hand-computed rounds of each regressor and the inverse-gap proposals (MODERN_BANDITS.md).
+// squarecb: hand-computed rounds of each regressor and the inverse-gap proposals.
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>

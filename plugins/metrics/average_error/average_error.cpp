@@ -12,7 +12,7 @@ class AverageError final : public glimpse::Metric {
     return {.name = "average_error",
             .kind = glimpse::PluginKind::metric,
             .summary = "running mean of [predicted != true label]: final value and a curve every `record_every` rounds",
-            .reference = "Bhattacharjee & Manwani, PAKDD 2020, section 5; ALGORITHMS.md 9.3",
+            .reference = "Bhattacharjee & Manwani, PAKDD 2020, section 5",
             .params = {glimpse::ParamSpec::integer("record_every", "100", "rounds between curve points (0: no curve)")
                            .at_least(0)
                            .into(&AverageError::record_every_)}};

@@ -12,7 +12,7 @@ class Cost final : public glimpse::Metric {
     return {.name = "cost",
             .kind = glimpse::PluginKind::metric,
             .summary = "total and mean cost C(y, prediction) of the predictions under a cost matrix",
-            .reference = "Agarwal, ICML 2013, section 2; ALGORITHMS.md 7",
+            .reference = "Agarwal, ICML 2013, section 2",
             .params = declared_params()};
   }
   explicit Cost(const glimpse::ParamValues& params) : costs_(params) {}  // the cost matrix reads its own

@@ -1,4 +1,4 @@
-// Regret to the Bayes predictor under a cost matrix (ALGORITHMS.md 7.2): every round adds
+// Regret to the Bayes predictor under a cost matrix: every round adds
 // sum_j p_j(x) (C(j, prediction) - C(j, y*)), y* = argmin_i sum_j p_j(x) C(j, i), with the true p(y|x) that
 // synthetic streams (glm_mixture, gaussians) provide. Refused on data without p(y|x).
 #include <glimpse/algorithms/cost_matrix.hpp>
@@ -15,7 +15,7 @@ class Regret final : public glimpse::Metric {
     return {.name = "regret",
             .kind = glimpse::PluginKind::metric,
             .summary = "cumulative expected cost of the predictions minus the Bayes predictor's (needs p(y|x))",
-            .reference = "Agarwal, ICML 2013, section 2; ALGORITHMS.md 7.2",
+            .reference = "Agarwal, ICML 2013, section 2",
             .params = declared_params()};
   }
   explicit Regret(const glimpse::ParamValues& params)

@@ -1,4 +1,4 @@
-// Error rate on held-out rows: a batch protocol's test part (ALGORITHMS.md 9.4, "test error"), or an online
+// Error rate on held-out rows: a batch protocol's test part (the PS3VT paper's "test error"), or an online
 // protocol's dataset "test" part. The final value, and a curve over the evaluations (rounds, or fit iterations).
 #include <cmath>
 #include <glimpse/glimpse.hpp>

@@ -10,7 +10,7 @@ class ComplementaryOracle final : public glimpse::FeedbackOracle {
     return {.name = "complementary",
             .kind = glimpse::PluginKind::oracle,
             .summary = "returns a label drawn uniformly among the wrong ones",
-            .reference = "Ishida et al., NeurIPS 2017; ALGORITHMS.md section 4",
+            .reference = "Ishida et al., NeurIPS 2017",
             .produces = glimpse::FeedbackKind::complementary};
   }
   explicit ComplementaryOracle(const glimpse::ParamValues&) {}

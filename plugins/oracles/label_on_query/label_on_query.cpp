@@ -11,7 +11,7 @@ class LabelOnQueryOracle final : public glimpse::FeedbackOracle {
     return {.name = "label_on_query",
             .kind = glimpse::PluginKind::oracle,
             .summary = "the true label on queried rounds, nothing otherwise (pair with a query_rule)",
-            .reference = "selective-sampling paper (Agarwal, ICML 2013) section 2; ALGORITHMS.md 7",
+            .reference = "selective-sampling paper (Agarwal, ICML 2013) section 2",
             .produces = glimpse::FeedbackKind::label};
   }
   explicit LabelOnQueryOracle(const glimpse::ParamValues&) {}

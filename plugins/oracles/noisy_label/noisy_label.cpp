@@ -1,7 +1,7 @@
 // Noisy labels: the oracle returns a label drawn from row y of a row-stochastic noise matrix N (N[y][j] =
 // P(reported j | true y)): uniform flips (rate spread evenly over the other K-1 labels), pairwise flips (y to
 // y+1 mod K with probability rate), or a matrix file. Full-feedback learners accept it; metrics still score
-// against the true label. Beyond the papers (ALGORITHMS.md section 6, last paragraph).
+// against the true label. Beyond the papers: an extension of this project's, beside COPA.
 #include <cmath>
 #include <glimpse/glimpse.hpp>
 #include <glimpse/readers/matrix_file.hpp>
@@ -15,7 +15,7 @@ class NoisyLabelOracle final : public glimpse::FeedbackOracle {
     return {.name = "noisy_label",
             .kind = glimpse::PluginKind::oracle,
             .summary = "returns a label drawn from a noise matrix given the true one (uniform, pairwise or a file)",
-            .reference = "ALGORITHMS.md section 6 (design extension beside COPA)",
+            .reference = "none: an extension of this project's, beside COPA",
             .params = {glimpse::ParamSpec::choice("model", "uniform", {"uniform", "pairwise", "matrix"},
                                                   "uniform: a wrong label uniformly with probability rate; "
                                                   "pairwise: y+1 (mod K) with probability rate; matrix: the file")

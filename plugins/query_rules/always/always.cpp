@@ -10,7 +10,7 @@ class Always final : public glimpse::QueryRule {
     return {.name = "always",
             .kind = glimpse::PluginKind::query_rule,
             .summary = "queries every round (passive learning)",
-            .reference = "ALGORITHMS.md 7.1 (Passive)"};
+            .reference = "Agarwal, ICML 2013, section 5 (the passive learner)"};
   }
   explicit Always(const glimpse::ParamValues&) {}
   bool decide(const glimpse::Instance&, const glimpse::Prediction&, std::int64_t, glimpse::Rng&) override {

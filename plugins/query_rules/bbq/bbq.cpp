@@ -12,7 +12,7 @@ class Bbq final : public glimpse::algorithms::UncertaintyRule {
     return {.name = "bbq",
             .kind = glimpse::PluginKind::query_rule,
             .summary = "queries when x^T M^{-1} x >= t^(-kappa) (M: m0 I plus the queried x x^T)",
-            .reference = "Agarwal, ICML 2013, section 4 (BBQ); ALGORITHMS.md 7.1",
+            .reference = "Agarwal, ICML 2013, section 4 (BBQ)",
             .params = {glimpse::ParamSpec::real("kappa", "0.5", "exponent of the threshold t^(-kappa)")
                            .above(0)
                            .below(1)

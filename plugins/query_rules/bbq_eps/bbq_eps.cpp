@@ -1,4 +1,4 @@
-// BBQ_eps: query when eta * x^T M_t^{-1} x >= eps^2 (ALGORITHMS.md 7.1), with eta a constant or, with
+// BBQ_eps: query when eta * x^T M_t^{-1} x >= eps^2, with eta a constant or, with
 // eta_mode = theory, P1's eta_eps = 4 sigma^2(C) theta_t^2 (selective_theory.hpp).
 #include <glimpse/algorithms/inverse_tracker.hpp>
 #include <glimpse/algorithms/selective_theory.hpp>
@@ -17,7 +17,7 @@ class BbqEps final : public glimpse::algorithms::UncertaintyRule {
     return {.name = "bbq_eps",
             .kind = glimpse::PluginKind::query_rule,
             .summary = "queries when eta x^T M^{-1} x >= eps^2 (M: m0 I plus the queried x x^T)",
-            .reference = "Agarwal, ICML 2013, section 4 (BBQ_eps, Theorem 1); ALGORITHMS.md 7.1",
+            .reference = "Agarwal, ICML 2013, section 4 (BBQ_eps, Theorem 1)",
             .params = std::move(params)};
   }
   explicit BbqEps(const glimpse::ParamValues& params) : UncertaintyRule(params), theory_(params, m0()) {}

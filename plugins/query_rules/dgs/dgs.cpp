@@ -23,7 +23,7 @@ class Dgs final : public glimpse::algorithms::UncertaintyRule {
     return {.name = "dgs",
             .kind = glimpse::PluginKind::query_rule,
             .summary = "queries when the two best scores are within c sqrt(x^T M^{-1} x) (DGS-MOD)",
-            .reference = "Agarwal, ICML 2013, sections 4-5 (DGS, DGS-MOD); ALGORITHMS.md 7.1",
+            .reference = "Agarwal, ICML 2013, sections 4-5 (DGS, DGS-MOD)",
             .params = std::move(params)};
   }
   explicit Dgs(const glimpse::ParamValues& params) : UncertaintyRule(params), theory_(params, m0()) {}

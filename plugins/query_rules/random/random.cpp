@@ -10,7 +10,7 @@ class RandomRule final : public glimpse::QueryRule {
     return {.name = "random",
             .kind = glimpse::PluginKind::query_rule,
             .summary = "queries with probability `probability`, independently of x; at most `budget` queries",
-            .reference = "Agarwal, ICML 2013, section 5 (Random); ALGORITHMS.md 7.1",
+            .reference = "Agarwal, ICML 2013, section 5 (Random)",
             .params = {glimpse::ParamSpec::real("probability", "0.1", "query probability per round")
                            .above(0)
                            .at_most(1)

@@ -9,7 +9,7 @@ class Divide final : public glimpse::Transform {
     return {.name = "divide",
             .kind = glimpse::PluginKind::transform,
             .summary = "x <- x / c",
-            .reference = "ALGORITHMS.md 1.1",
+            .reference = "the CSPA authors' code (pixels / 255, Pendigits / 100)",
             .params = {glimpse::ParamSpec::real("by", "255", "the divisor c").above(0).into(&Divide::by_)}};
   }
   void apply(glimpse::Dataset& data, const glimpse::SeedContext&) const override {

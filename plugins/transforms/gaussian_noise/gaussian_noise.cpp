@@ -10,7 +10,7 @@ class GaussianNoise final : public glimpse::Transform {
     return {.name = "gaussian_noise",
             .kind = glimpse::PluginKind::transform,
             .summary = "x_j <- x_j + N(0, sigma^2) for every feature, drawn per seed",
-            .reference = "CSPA paper (Kaneko et al. 2019) section 5.1; ALGORITHMS.md 1.1",
+            .reference = "CSPA paper (Kaneko et al. 2019) section 5.1",
             .params = {glimpse::ParamSpec::real("sigma", "0.1", "standard deviation of the added noise")
                            .at_least(0)
                            .into(&GaussianNoise::sigma_)}};

@@ -16,7 +16,7 @@ class Imbalance final : public glimpse::Transform {
     return {.name = "imbalance",
             .kind = glimpse::PluginKind::transform,
             .summary = "subsamples classes per seed to a geometric or one-rare-class profile with a given ratio",
-            .reference = "COPA paper's imbalanced setting; ALGORITHMS.md 9.5",
+            .reference = "COPA paper's imbalanced setting",
             .params = {glimpse::ParamSpec::choice("profile", "geometric", {"geometric", "one_rare"},
                                                   "geometric: class k keeps ratio^(-(k-1)/(K-1)) of its rows; "
                                                   "one_rare: rare_class keeps 1/ratio, the others all")

@@ -10,7 +10,7 @@ class L2Normalize final : public glimpse::Transform {
     return {.name = "l2_normalize",
             .kind = glimpse::PluginKind::transform,
             .summary = "x <- x / ||x|| for every row with ||x|| > 0",
-            .reference = "ALGORITHMS.md section 1.1; CSPA paper section 5"};
+            .reference = "CSPA paper section 5 (each feature vector normalised to unit length)"};
   }
   explicit L2Normalize(const glimpse::ParamValues&) {}
   void apply(glimpse::Dataset& data, const glimpse::SeedContext&) const override {

@@ -1,5 +1,5 @@
 // Per-feature min-max scaling to [lower, upper], fitted on the whole file as LIBSVM's svm-scale made the
-// ".scale" files the papers used (DATASETS.md: the papers' numbers depend on it), or in batch protocols on a
+// ".scale" files the papers used (docs/datasets.md: the papers' numbers depend on it), or in batch protocols on a
 // split's training part (SeedContext::fit_rows).
 #include <algorithm>
 #include <glimpse/glimpse.hpp>
@@ -15,7 +15,7 @@ class MinmaxScale final : public glimpse::Transform {
             .summary =
                 "x_j <- lower + (upper - lower)(x_j - min_j)/(max_j - min_j) per feature (extremes from a batch "
                 "split's training rows); constant features -> 0",
-            .reference = "ALGORITHMS.md section 1.1 (svm-scale)",
+            .reference = "LIBSVM's svm-scale (the papers' .scale files)",
             .params = {
                 glimpse::ParamSpec::real("lower", "-1", "value of each feature's minimum").into(&MinmaxScale::lower_),
                 glimpse::ParamSpec::real("upper", "1", "value of each feature's maximum").into(&MinmaxScale::upper_)}};

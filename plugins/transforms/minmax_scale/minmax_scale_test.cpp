@@ -24,7 +24,7 @@ TEST(Transforms, L2NormalizeAndMinmaxScale) {
 }
 
 // Wide rows (the transform's loops run in vector blocks and a remainder): every column scaled by the formula of
-// ALGORITHMS.md 1.1 in double, then rounded to float; the constant column 5 becomes 0.
+// x_j <- lower + (upper - lower)(x_j - min_j)/(max_j - min_j) in double, then rounded to float; the constant column 5 becomes 0.
 TEST(Transforms, MinmaxScaleOnWideRowsMatchesTheFormulaExactly) {
   const std::int32_t n = 7, d = 37;
   std::vector<float> values(static_cast<std::size_t>(n * d));

@@ -1,4 +1,4 @@
-// The Gaussian empirical kernel map of the CSPA paper's nonlinear experiments (ALGORITHMS.md 1.2):
+// The Gaussian empirical kernel map of the CSPA paper's nonlinear experiments:
 // phi(x)_j = exp(-||x - b_j||^2 / g) over a support set b_1..b_B, then phi / ||phi||. By default the support
 // set is the first B rows of each trial's shuffled stream, growing during the first B rounds as in the
 // authors' code (the row at stream position p sees only b_1..b_(p+1)); so the map is computed per seed.
@@ -19,7 +19,7 @@ class RbfSupport final : public glimpse::Transform {
             .kind = glimpse::PluginKind::transform,
             .revision = 2,  // 2: phi in double, shifted by the nearest support row, before the cast to float
             .summary = "Gaussian kernel map over B support rows: phi_j(x) = exp(-||x - b_j||^2 / g), normalised",
-            .reference = "CSPA paper (Kaneko et al. 2019) section 5.2.2; ALGORITHMS.md 1.2",
+            .reference = "CSPA paper (Kaneko et al. 2019) section 5.2.2",
             .params = {
                 glimpse::ParamSpec::real("g", "1", "kernel width g in exp(-||x - b||^2 / g)")
                     .above(0)

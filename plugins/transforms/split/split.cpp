@@ -13,7 +13,7 @@ class Split final : public glimpse::Transform {
     return {.name = "split",
             .kind = glimpse::PluginKind::transform,
             .summary = "keeps one part of a stratified split drawn per seed: train, test, labelled or unlabelled",
-            .reference = "PS3VT paper (Li et al. 2019) section 6; ALGORITHMS.md 9.4",
+            .reference = "PS3VT paper (Li et al. 2019) section 6",
             .params = {glimpse::ParamSpec::choice("keep", "train", {"train", "test", "labelled", "unlabelled"},
                                                   "the part to keep (labelled and unlabelled are parts of train)")
                            .into(&Split::keep_),

@@ -1,4 +1,4 @@
-// Learning from candidate label sets (ALGORITHMS.md section 5, reconstructed from the losses the partial-label
+// Learning from candidate label sets (reconstructed from the losses the partial-label
 // paper cites: average prediction hinge of Cour et al., max prediction hinge of Nguyen & Caruana):
 //   APH = [1 - mean_{i in Y} s_i + max_{j not in Y} s_j]_+     MPH = [1 - max_{i in Y} s_i + max_{j not in Y} s_j]_+
 // and the Perceptron / Pegasos learners that descend them.
@@ -84,7 +84,7 @@ class CandidatePerceptron final : public LinearLearner<T> {
             .kind = PluginKind::learner,
             .summary = average ? "Perceptron on the average prediction hinge loss of a candidate label set"
                                : "Perceptron on the max prediction hinge loss of a candidate label set",
-            .reference = "Bhattacharjee & Manwani, PAKDD 2020 (Algorithms 1-2); ALGORITHMS.md section 5",
+            .reference = "Bhattacharjee & Manwani, PAKDD 2020 (Algorithms 1-2)",
             .params = {ParamSpec::real("eta", "1", "step size").above(0).into(&CandidatePerceptron::eta_),
                        precision_param()},
             .accepts = {FeedbackKind::candidate_set, FeedbackKind::label}};
@@ -123,7 +123,7 @@ class CandidatePegasos final : public LinearLearner<T> {
                                         : "Pegasos on the max prediction hinge loss of a candidate label set",
                  .reference =
                      "Shalev-Shwartz et al. (Pegasos); Bhattacharjee & Manwani, PAKDD 2020 (Algorithms "
-                     "3-4); ALGORITHMS.md section 5",
+                     "3-4)",
                  .params = {ParamSpec::real("lambda", "0.1", "regularisation; ||W||_F stays <= 1/sqrt(lambda)")
                                 .above(0)
                                 .into(&CandidatePegasos::lambda_),

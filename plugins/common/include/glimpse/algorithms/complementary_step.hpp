@@ -1,6 +1,6 @@
 // CSPA's update for a complementary label c (a class the instance is not): the exact minimiser of
 // sum_i ||w_i - w_i_old||^2 keeping the score differences among the other classes and bringing the loss
-// down to (1 - beta) loss (CSPA paper eq. 19; ALGORITHMS.md 3.1 step 3, section 4).
+// down to (1 - beta) loss (CSPA paper eq. 19).
 #pragma once
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// The class-normalised confusion matrix of the COPA paper (ALGORITHMS.md section 6): Gamma[p][q] = share of
+// The class-normalised confusion matrix of the COPA paper: Gamma[p][q] = share of
 // class-p examples labelled q (p != q), Gamma[p][p] = 0, and its operator (spectral) norm, the largest
 // singular value. Shared by the confusion and operator_norm metrics; allocation-free after reset().
 #pragma once

@@ -1,4 +1,4 @@
-// Cost matrices for cost-sensitive prediction (ALGORITHMS.md section 7): C(i, j) >= 0 is the cost of
+// Cost matrices for cost-sensitive prediction: C(i, j) >= 0 is the cost of
 // predicting j when the truth is i, zero on the diagonal. Shared by learners and metrics through the same
 // three parameters, so a protocol states its costs the same way everywhere.
 //   zero_one: C = 1 1^T - I;
@@ -62,8 +62,7 @@ class CostMatrix {
     return values_[index(truth, predicted)];
   }
   double max() const noexcept { return max_; }
-  // sigma^2(C) = max_i sum_j (C(j, i) - mean_j C(j, i))^2, the column variation in P1's bounds (ALGORITHMS.md
-  // 7): 1 - 1/K for 0/1 costs, (K/r)(1 - 1/r) for r blocks.
+  // sigma^2(C) = max_i sum_j (C(j, i) - mean_j C(j, i))^2, the column variation in P1's bounds: 1 - 1/K for 0/1 costs, (K/r)(1 - 1/r) for r blocks.
   double column_variation() const noexcept {
     double largest = 0.0;
     for (std::int32_t i = 0; i < k_; ++i) {
@@ -90,7 +89,7 @@ class CostMatrix {
     }
     return best;
   }
-  // CS-Selectron's scores S(i) = sum_j (C_max - C(j, i)) p_j (ALGORITHMS.md 7): the larger, the cheaper.
+  // CS-Selectron's scores S(i) = sum_j (C_max - C(j, i)) p_j: the larger, the cheaper.
   template <class Probabilities, class Scores>
   void scores(const Probabilities& p, Scores& out) const noexcept {
     double total = 0.0;

@@ -1,4 +1,4 @@
-// Epsilon-greedy exploration over labels (Banditron, BPA; ALGORITHMS.md 1.4):
+// Epsilon-greedy exploration over labels (Banditron, BPA):
 // P(r) = (1 - gamma) [r = greedy] + gamma / K, sampled with one uniform draw.
 #pragma once
 

@@ -1,6 +1,6 @@
 // M^{-1} for M = m0 I + sum of the queried x x^T, kept by Sherman-Morrison in O(d^2) per added x (never an
 // O(d^3) inverse), and the quadratic form r = x^T M^{-1} x the selective-sampling query rules test
-// (ALGORITHMS.md section 7). Dense d x d storage; allocation-free after reset().
+//. Dense d x d storage; allocation-free after reset().
 #pragma once
 
 #include <Eigen/Core>

@@ -1,4 +1,4 @@
-// The confidence width theta_t of P1's theorems (ALGORITHMS.md 7.1), for the query rules' `eta_mode = theory`:
+// The confidence width theta_t of P1's theorems, for the query rules' `eta_mode = theory`:
 //   theta_t = (8 sqrt(d K) / gamma_l) sqrt(log(1 + 2 R^2 gamma_l / gamma) log(d K t / delta))
 //             + sqrt(2 gamma omega^2 / gamma_l),
 // with gamma_l the link's strong-convexity constant (1/(e K^2) logistic, 1 - 1/K linear), gamma = m0 gamma_l (the
@@ -16,7 +16,7 @@
 
 namespace glimpse::algorithms {
 
-// gamma_l, the strong-convexity constant of the GLM link (ALGORITHMS.md 7): 1/(e K^2) for the logistic link (for
+// gamma_l, the strong-convexity constant of the GLM link: 1/(e K^2) for the logistic link (for
 // ||x|| <= 1, ||W^i|| <= 1), 1 - 1/K for the linear one.
 inline double link_gamma_l(bool logistic, std::int32_t k) {
   return logistic ? 1.0 / (std::numbers::e * k * k) : 1.0 - 1.0 / k;

@@ -1,4 +1,4 @@
-// The support-class passive-aggressive step shared by SPA and CSPA (ALGORITHMS.md section 1.5):
+// The support-class passive-aggressive step shared by SPA and CSPA:
 // the exact minimiser of (1/2) sum_i ||w_i - w_i_old||^2 subject to s_y - s_i >= 1 for all i != y
 // (hard-margin multiclass PA, Matsushima et al., SDM 2010). P0's equation (24) swaps the signs of the
 // y row and the support rows and drops 1/||x||^2; the form below is the one P0's proof uses.

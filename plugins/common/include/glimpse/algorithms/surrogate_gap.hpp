@@ -1,5 +1,5 @@
 // Gaptron-style bandit learners (van der Hoeven, NeurIPS 2020; van der Hoeven, Fusco, Cesa-Bianchi, NeurIPS 2021;
-// MODERN_BANDITS.md 3-4), reconstructed: the papers' bodies could not be read here, so the gap map and the
+// plugins/learners/gaptron/README.md), reconstructed: the papers' bodies could not be read here, so the gap map and the
 // hinge-loss instance below are this project's derivation, not the papers' Table 2 (see docs/bandit-learners.md).
 // Round: y* = argmax W x; a = gap(W x) in [0, 1]; p = (1 - gamma) ((1 - a) e_y* + a/K) + gamma/K; propose y~ ~ p.
 // On a right proposal (y~ = y, so y is known) the multiclass hinge loss l = max(0, 1 - s_y + max_{k != y} s_k)
