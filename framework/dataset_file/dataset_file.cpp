@@ -2,6 +2,8 @@
 // as root attributes.
 #include "glimpse/dataset_file.hpp"
 
+#include <algorithm>
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -121,11 +123,40 @@ std::optional<MappedMatrix> map_matrix(const fs::path& file, const h5::Handle& f
 }
 }  // namespace
 
+namespace {
+// Levenshtein distance, for a name that is probably a typo of an installed one.
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+}  // namespace
+
 Dataset load_cached_dataset(const std::string& name, const std::string& where) {
   const fs::path file = cached_dataset_file(name);
-  if (!fs::exists(file))
+  if (!fs::exists(file)) {
+    std::string closest;
+    std::size_t best = 3;  // a typo: at most two edits away
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(file.parent_path(), ec))
+      if (entry.path().extension() == ".h5")
+        if (const std::size_t d = edit_distance(name, entry.path().stem().string()); d < best)
+          best = d, closest = entry.path().stem().string();
+    if (!closest.empty())
+      throw Error(where, "dataset '" + name + "' is not installed; did you mean '" + closest + "' (installed)?");
     throw Error(where, "dataset '" + name + "' is not installed (no " + file.string() +
-                           "); install it with: glimpse datasets install " + name);
+                           "); 'glimpse datasets list' shows the catalog, and 'glimpse datasets install NAME' installs "
+                           "one of it");
+  }
   return read_dataset_file(file, "; reinstall it with: glimpse datasets install " + name);
 }
 

@@ -1,4 +1,4 @@
-// Batch protocols (kind "batch", ALGORITHMS.md 8 and 9.4): per (dataset, seed) a stratified split into
+// Batch protocols (kind "batch"; the PS3VT paper's setting, docs/protocols.md): per (dataset, seed) a stratified split into
 // labelled, unlabelled and test rows shared by every run; each run fits one learner on the training part
 // (optionally cross-validating on the labelled rows first) and is evaluated on the test rows.
 #pragma once

@@ -123,6 +123,9 @@ void Dataset::validate(const std::string& where) const {
     if (x.is_dense() && all_finite(x.stored_values())) continue;
     for (std::int32_t j = 0; j < x.nnz; ++j) {
       const std::int32_t feature = x.is_dense() ? j : x.indices[j];
+      if (std::isnan(x.values[j]))  // a reader's non_finite: keep marks missing values so
+        throw Error(where, "row " + std::to_string(i + 1) + ", feature " + std::to_string(feature + 1) +
+                               ": value is missing (NaN); expected the impute transform to fill it before the runs");
       if (!std::isfinite(x.values[j]))
         throw Error(where, "row " + std::to_string(i + 1) + ", feature " + std::to_string(feature + 1) +
                                ": value is not finite (" + std::to_string(x.values[j]) + ")");

@@ -13,6 +13,7 @@
 
 namespace glimpse::h5 {
 using detail::check;
+using detail::check_in;
 using detail::check_status;
 using detail::string_type;
 namespace {
@@ -68,6 +69,17 @@ namespace detail {
 hid_t check(hid_t id, const std::string& what) {
   if (id < 0) fail(what);
   return id;
+}
+hid_t check_in(hid_t id, hid_t location, const std::string& what) {
+  if (id >= 0) return id;
+  std::string file(256, '\0');
+  const ssize_t length = H5Fget_name(location, file.data(), file.size());
+  if (length > 0 && static_cast<std::size_t>(length) >= file.size()) {
+    file.resize(static_cast<std::size_t>(length) + 1);
+    H5Fget_name(location, file.data(), file.size());
+  }
+  file.resize(length > 0 ? static_cast<std::size_t>(length) : 0);
+  fail(file.empty() ? what : what + " in " + file);
 }
 void check_status(herr_t status, const std::string& what) {
   if (status < 0) fail(what);
@@ -163,7 +175,7 @@ Handle create_group(const Handle& parent, const std::string& name) {
 }
 
 Handle open_group(const Handle& parent, const std::string& name) {
-  return Handle(check(H5Gopen2(parent.id(), name.c_str(), H5P_DEFAULT), "opening group '" + name + "'"));
+  return Handle(check_in(H5Gopen2(parent.id(), name.c_str(), H5P_DEFAULT), parent.id(), "opening group '" + name + "'"));
 }
 
 bool exists(const Handle& parent, const std::string& path) noexcept {
@@ -210,7 +222,7 @@ void write_attribute(const Handle& object, const std::string& name, double value
 bool has_attribute(const Handle& object, const std::string& name) { return H5Aexists(object.id(), name.c_str()) > 0; }
 
 std::string read_string_attribute(const Handle& object, const std::string& name) {
-  const Handle attribute(check(H5Aopen(object.id(), name.c_str(), H5P_DEFAULT), "opening attribute '" + name + "'"));
+  const Handle attribute(check_in(H5Aopen(object.id(), name.c_str(), H5P_DEFAULT), object.id(), "opening attribute '" + name + "'"));
   const Handle type = string_type();
   char* text = nullptr;
   check_status(H5Aread(attribute.id(), type.id(), &text), "reading attribute '" + name + "'");
@@ -222,7 +234,7 @@ std::string read_string_attribute(const Handle& object, const std::string& name)
 namespace {
 template <class T>
 T read_number_attribute(const Handle& object, const std::string& name) {
-  const Handle attribute(check(H5Aopen(object.id(), name.c_str(), H5P_DEFAULT), "opening attribute '" + name + "'"));
+  const Handle attribute(check_in(H5Aopen(object.id(), name.c_str(), H5P_DEFAULT), object.id(), "opening attribute '" + name + "'"));
   T value = 0;
   check_status(H5Aread(attribute.id(), type_ids<T>().native, &value), "reading attribute '" + name + "'");
   return value;
@@ -275,7 +287,7 @@ void write_array(const Handle& parent, const std::string& name, std::span<const 
 // A `rank`-dimensional array of T, its extents into `dims`; Error when the dataset has another rank.
 template <class T>
 std::vector<T> read_array(const Handle& parent, const std::string& name, int rank, hsize_t* dims) {
-  const Handle dataset(check(H5Dopen2(parent.id(), name.c_str(), H5P_DEFAULT), "opening dataset '" + name + "'"));
+  const Handle dataset(check_in(H5Dopen2(parent.id(), name.c_str(), H5P_DEFAULT), parent.id(), "opening dataset '" + name + "'"));
   const Handle space(check(H5Dget_space(dataset.id()), "reading the shape of '" + name + "'"));
   if (H5Sget_simple_extent_ndims(space.id()) != rank)
     throw Error("HDF5: dataset '" + name + "' is not " + std::to_string(rank) + "-D");
@@ -333,7 +345,7 @@ template void write_matrix<double>(const Handle&, const std::string&, std::span<
 template std::vector<float> read_matrix<float>(const Handle&, const std::string&, std::int64_t&, std::int64_t&);
 template std::vector<double> read_matrix<double>(const Handle&, const std::string&, std::int64_t&, std::int64_t&);
 std::optional<ContiguousMatrix> contiguous_float_matrix(const Handle& parent, const std::string& name) {
-  const Handle dataset(check(H5Dopen2(parent.id(), name.c_str(), H5P_DEFAULT), "opening dataset '" + name + "'"));
+  const Handle dataset(check_in(H5Dopen2(parent.id(), name.c_str(), H5P_DEFAULT), parent.id(), "opening dataset '" + name + "'"));
   const Handle space(check(H5Dget_space(dataset.id()), "reading the shape of '" + name + "'"));
   const Handle type(check(H5Dget_type(dataset.id()), "reading the type of '" + name + "'"));
   const Handle plist(check(H5Dget_create_plist(dataset.id()), "reading the layout of '" + name + "'"));
@@ -360,7 +372,7 @@ void write_text(const Handle& parent, const std::string& name, const std::string
 }
 
 std::string read_text(const Handle& parent, const std::string& name) {
-  const Handle dataset(check(H5Dopen2(parent.id(), name.c_str(), H5P_DEFAULT), "opening dataset '" + name + "'"));
+  const Handle dataset(check_in(H5Dopen2(parent.id(), name.c_str(), H5P_DEFAULT), parent.id(), "opening dataset '" + name + "'"));
   const Handle type = string_type();
   char* data = nullptr;
   check_status(H5Dread(dataset.id(), type.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, &data), "reading '" + name + "'");

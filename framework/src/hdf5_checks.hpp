@@ -12,6 +12,9 @@ namespace glimpse::h5::detail {
 
 // `id`, or an Error "HDF5: what (HDF5's own error stack)" when the call that made it failed.
 hid_t check(hid_t id, const std::string& what);
+// The same for a call on an object of a file (`location`): the Error then names that file, so a damaged trace is
+// named ("HDF5: opening group 'runs/000011' in runs/x.h5 (...)").
+hid_t check_in(hid_t id, hid_t location, const std::string& what);
 void check_status(herr_t status, const std::string& what);
 // The variable-length UTF-8 string type of every text attribute, dataset and table column.
 Handle string_type();

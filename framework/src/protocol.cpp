@@ -434,11 +434,11 @@ std::vector<RunSpec> expand_runs(const Protocol& protocol, const std::vector<Pro
           const std::string values = params.to_json() + " " + rule_params.to_json();
           const auto earlier = std::find_if(seen.begin(), seen.end(), [&](const auto& s) { return s.first == values; });
           if (earlier != seen.end()) {
-            if (notes)
-              notes->push_back(learner.where + " (" + learner.output_name + "): on dataset '" +
-                               protocol.datasets[static_cast<std::size_t>(d)].name + "' grid point " +
-                               std::to_string(g * rule_points + q) + " has the values of grid point " +
-                               std::to_string(earlier->second) + " (" + values + "): run once");
+            const std::string note = learner.where + " (" + learner.output_name + "): on dataset '" +
+                                     protocol.datasets[static_cast<std::size_t>(d)].name + "' grid point " +
+                                     std::to_string(g * rule_points + q) + " has the values of grid point " +
+                                     std::to_string(earlier->second) + " (" + values + "): run once";
+            if (notes && std::find(notes->begin(), notes->end(), note) == notes->end()) notes->push_back(note);
             continue;
           }
           seen.emplace_back(values, g * rule_points + q);

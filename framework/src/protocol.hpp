@@ -93,7 +93,7 @@ struct SelectionRule {
   bool per_seed = false;
 };
 
-// How a batch protocol splits each dataset for each seed (ALGORITHMS.md 9.4): a stratified `test` fraction is
+// How a batch protocol splits each dataset for each seed (the PS3VT paper's protocol): a stratified `test` fraction is
 // held out, a stratified `labelled` fraction of the rest keeps its labels, the other training rows are
 // unlabelled. With `folds` > 1 every run also cross-validates on the labelled rows (stratified folds; the
 // held-out fold stays among the training points, unlabelled) and records `cv_error`.

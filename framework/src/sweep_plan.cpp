@@ -1,7 +1,10 @@
 // Planning a sweep.
 #include "sweep_plan.hpp"
 
+#include <algorithm>
+
 #include "glimpse/error.hpp"
+#include "glimpse/interfaces.hpp"
 
 namespace glimpse {
 namespace fs = std::filesystem;
@@ -32,8 +35,17 @@ SweepPlan plan_sweep(const Protocol& protocol, PreparationCache* cache) {
     }
     plan.data = std::move(data);
     if (!protocol.batch())
-      for (std::int32_t l = 0; l < static_cast<std::int32_t>(protocol.learners.size()); ++l)
-        plan.oracle_params.push_back(protocol.oracle_for(l).resolve(0, &plan.shape));
+      for (std::int32_t l = 0; l < static_cast<std::int32_t>(protocol.learners.size()); ++l) {
+        const PluginUse& oracle = protocol.oracle_for(l);
+        plan.oracle_params.push_back(oracle.resolve(0, &plan.shape));
+        // What the oracle says of itself on this data (once per oracle entry and dataset).
+        for (const auto& note : oracle.create<FeedbackOracle>(plan.oracle_params.back())->notes(plan.shape)) {
+          const std::string text = oracle.where + " (" + oracle.name() + ") on dataset '" +
+                                   protocol.datasets[sweep.datasets.size()].name + "': " + note;
+          if (std::find(sweep.list.notes.begin(), sweep.list.notes.end(), text) == sweep.list.notes.end())
+            sweep.list.notes.push_back(text);
+        }
+      }
     for (const auto& metric : protocol.metrics) plan.metric_params.push_back(metric.resolve(0, &plan.shape));
     shapes.push_back(plan.shape);
     sweep.datasets.push_back(std::move(plan));

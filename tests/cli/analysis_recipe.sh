@@ -31,6 +31,27 @@ grep -q "^selection: max online_accuracy" recipe_r.out || fail "R recipe output:
 python_run=$(grep "^run 000000:" recipe.out | awk '{print $NF}')
 r_run=$(grep "^run 000000:" recipe_r.out | awk '{print $NF}')
 [ -n "$python_run" ] && [ "$python_run" = "$r_run" ] || fail "run 000000 accuracy: Python $python_run, R $r_run"
+# Any trace the schema allows: one that keeps only curves, and one whose first run failed (it keeps no rounds).
+for case in curves failed_first; do
+  mkdir -p "$case/runs"
+  if [ "$case" = curves ]; then
+    /usr/bin/python3 -c "import json, sys; p = json.load(open(sys.argv[1])); p['trace'] = 'curves'; json.dump(p, open(sys.argv[2], 'w'))" \
+      "$SOURCE_DIR/protocols/quickstart.json" "$case/p.json"
+    expected="no complete run kept its rounds"
+  else
+    cat > "$case/p.json" << 'JSON'
+{"datasets": [{"source": "gaussians", "params": {"n_per_class": 50}}], "oracle": {"name": "full"},
+ "learners": [{"name": "misbehaving", "params": {"fault": "throw"}}, {"name": "perceptron"}],
+ "metrics": [{"name": "online_accuracy"}, {"name": "windowed_accuracy", "params": {"window": 20}}], "seeds": 2}
+JSON
+    expected="run 000002:"
+  fi
+  (cd "$case" && GLIMPSE_PLUGIN_PATH="$FIXTURE_DIR/misbehaving" "$GLIMPSE" run p.json -o runs/quickstart.h5 --quiet 2> run.log || true)
+  (cd "$case" && /usr/bin/python3 ../recipe.py > python.out 2> python.err) || fail "Python recipe on a $case trace: $(cat "$case/python.err")"
+  grep -q "^$expected" "$case/python.out" || fail "Python recipe on a $case trace: $(cat "$case/python.out")"
+  (cd "$case" && Rscript ../recipe.R > r.out 2> r.err) || fail "R recipe on a $case trace: $(cat "$case/r.err")"
+  grep -q "^$expected" "$case/r.out" || fail "R recipe on a $case trace: $(cat "$case/r.out")"
+done
 python_last=$(awk '/^perceptron|^spa/ {print $1, $2}' recipe.out)
 r_last=$(awk '$1 == "perceptron" {getline v; split(v, a); print "perceptron", a[1]; print "spa", a[2]}' recipe_r.out)
 [ "$python_last" = "$r_last" ] || fail "chosen curves' last values: Python [$python_last], R [$r_last]"

@@ -69,4 +69,30 @@ expect_error 2 "labels.txt:2: label 1.5 is not an integer" "$GLIMPSE" run labels
 expect_error 2 "unknown plugin 'nope'" "$GLIMPSE" describe nope
 expect_error 2 "unknown command 'frobnicate'" "$GLIMPSE" frobnicate
 expect_error 2 "not an HDF5 file" "$GLIMPSE" summary bad.txt
+# The output: a file where its folder should be, or a folder where the file should be (even with --force), is named.
+printf '0 1:1\n2 1:-1\n1 2:1\n' > labels.txt
+expect_error 2 "labels.txt: is a file, so the output labels.txt/x.h5 cannot be written under it" \
+  "$GLIMPSE" run labels.json -o labels.txt/x.h5
+mkdir -p a_folder
+expect_error 2 "a_folder: is a folder; the output is a trace file, e.g. a_folder/sweep.h5" \
+  "$GLIMPSE" run labels.json -o a_folder --force
+# A trace killed before it was assembled: its finished runs are in the parts folder, and the rerun assembles it.
+mkdir -p killed.h5.parts
+expect_error 2 "killed.h5: no such file yet: the sweep writing it was interrupted" "$GLIMPSE" summary killed.h5
+# A trace damaged in the middle: the error names the file.
+"$GLIMPSE" run --quiet -o damaged.h5
+# (the object header of a run's group in the middle of the file, so that the damage is in what HDF5 must read)
+at=$(/usr/bin/python3 -c "import h5py, sys; f = h5py.File(sys.argv[1], 'r'); runs = sorted(f['runs']); print(h5py.h5o.get_info(f['runs'][runs[len(runs) // 2]].id).addr)" damaged.h5)
+dd if=/dev/urandom of=damaged.h5 bs=1 seek="$at" count=512 conv=notrunc status=none
+set +e; "$GLIMPSE" summary damaged.h5 --all > /dev/null 2> damaged.txt; status=$?; set -e
+[ "$status" = 2 ] && grep -q "damaged.h5" damaged.txt || fail "a damaged trace: exit $status, $(cat damaged.txt)"
+# Candidate sets as large as K say nothing: the oracle says so before the runs.
+cat > sets.json <<'JSON'
+{"datasets": [{"source": "gaussians", "params": {"n_per_class": 20}}],
+ "oracle": {"name": "candidate_set", "params": {"size": 4}}, "learners": [{"name": "avg_perceptron"}],
+ "metrics": [{"name": "mistakes"}], "seeds": 1}
+JSON
+"$GLIMPSE" run sets.json -o sets.h5 --quiet 2> sets_log.txt
+grep -q "^glimpse: note: sets.json: oracle (candidate_set) on dataset 'gaussians': sets of size 4 on K = 4 classes hold every label" sets_log.txt ||
+  fail "no note on uninformative sets: $(cat sets_log.txt)"
 echo "1 passed, 0 failed"

@@ -39,4 +39,7 @@ expect_error() {  # expected text, then the arguments
 expect_error "My-Learner: a plugin name is lower_snake_case" learner My-Learner
 expect_error "my_learner: exists already" learner my_learner
 expect_error "only 'learner' has a template so far, got 'metric'" metric my_metric
+# A shipped plugin's name would shadow it once built: refused, naming the plugin it would shadow.
+expect_error "'cspa' is already the name of a learner plugin (" learner cspa
+[ ! -e cspa ] || fail "new learner cspa wrote a folder"
 echo "1 passed, 0 failed"

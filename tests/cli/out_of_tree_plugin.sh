@@ -16,4 +16,39 @@ summary=$("$work/prefix/bin/glimpse" summary "$work/out.h5")
 echo "$summary"
 # 4 balanced classes in class order, shuffled: the majority baseline stays near 25%.
 echo "$summary" | grep -E "majority +\{\"prior\":[0-9.]+\} +2 +(2[0-9]|3[0-3])\.[0-9]%" > /dev/null
+
+# A linear learner out of tree: <glimpse/linear_model.hpp> through glimpse::plugin_common, the name
+# docs/writing-a-plugin.md gives (section 4).
+mkdir -p "$work/linear"
+cat > "$work/linear/CMakeLists.txt" << 'CMAKE'
+cmake_minimum_required(VERSION 3.25)
+project(linear_check CXX)
+find_package(glimpse REQUIRED)
+glimpse_add_plugin(NAME linear_check KIND learner SOURCES linear_check.cpp LIBRARIES glimpse::plugin_common)
+CMAKE
+cat > "$work/linear/linear_check.cpp" << 'CPP'
+#include <glimpse/glimpse.hpp>
+#include <glimpse/linear_model.hpp>
+namespace {
+class LinearCheck final : public glimpse::LinearLearner<float> {
+ public:
+  static glimpse::PluginSpec spec() {
+    return {.name = "linear_check", .kind = glimpse::PluginKind::learner, .summary = "a Perceptron, out of tree",
+            .accepts = {glimpse::FeedbackKind::label}};
+  }
+  explicit LinearCheck(const glimpse::ParamValues&) {}
+  void learn(const glimpse::Instance& x, const glimpse::Prediction& pred, const glimpse::Feedback& feedback) override {
+    const std::int32_t y = glimpse::full_label(feedback);
+    if (y < 0 || y == pred.predicted) return;
+    model_.add_to_row(y, 1.0f, x);
+    model_.add_to_row(pred.predicted, -1.0f, x);
+  }
+};
+}  // namespace
+GLIMPSE_PLUGIN(LinearCheck)
+CPP
+cmake -S "$work/linear" -B "$work/linear/build" -DCMAKE_PREFIX_PATH="$work/prefix" > "$work/linear_configure.log" ||
+  { cat "$work/linear_configure.log"; exit 1; }
+cmake --build "$work/linear/build" > "$work/linear_build.log" || { cat "$work/linear_build.log"; exit 1; }
+GLIMPSE_PLUGIN_PATH="$work/linear/build" "$work/prefix/bin/glimpse" describe linear_check | grep -q "a Perceptron, out of tree"
 echo "1 passed, 0 failed"

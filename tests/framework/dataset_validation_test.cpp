@@ -9,7 +9,7 @@ TEST(DatasetValidation, RefusesLabelsOutOfRangeAndNonFiniteValues) {
   EXPECT_EQ(error_of([] {
               Dataset::dense(2, 1, {1, NAN}, {0, 1}, 2).validate("d");
             }),
-            "d: row 2, feature 1: value is not finite (nan)");
+            "d: row 2, feature 1: value is missing (NaN); expected the impute transform to fill it before the runs");
   std::vector<float> wide(40, 0.5f);
   wide[37] = -INFINITY;  // past the first vector blocks of the dense fast check
   EXPECT_EQ(error_of([&] {

@@ -7,6 +7,7 @@
 #include "commands.hpp"
 #include "glimpse/error.hpp"
 #include "new_plugin.hpp"
+#include "plugin_registry.hpp"
 
 namespace glimpse::cli {
 
@@ -34,6 +35,14 @@ int command_new(const std::vector<std::string>& args) {
   const fs::path folder = vm.count("out") ? fs::path(vm["out"].as<std::string>())
                           : in_tree       ? fs::path("plugins/learners") / name
                                           : fs::path(name);
+  // A plugin of the same name would shadow the shipped one (or be refused as a duplicate): name it otherwise. (A
+  // folder already there is refused as such by write_new_learner.)
+  if (!fs::exists(folder))
+    if (const glimpse::LoadedPlugin* existing = glimpse::PluginRegistry::discover().find(name))
+      throw glimpse::Error("glimpse new learner " + name,
+                           "'" + name + "' is already the name of a " +
+                               std::string(glimpse::plugin_kind_name(existing->spec->kind)) + " plugin (" +
+                               existing->file.string() + "); choose another name");
   for (const auto& file : glimpse::cli::write_new_learner(name, folder, in_tree)) std::cout << file.string() << '\n';
   std::cout << (in_tree
                     ? "in the glimpse tree: `cmake build && cmake --build build` builds it and its tests (they join "

@@ -76,7 +76,7 @@ class GLIMPSE_API Learner : public PluginObject {
   virtual void report(MetricResults& out) const { (void)out; }
 };
 
-// The training part of one split of a batch protocol (kind "batch", ALGORITHMS.md 8), as a batch learner sees
+// The training part of one split of a batch protocol (kind "batch"), as a batch learner sees
 // it: views into the shared dataset, nothing copied. The points are the split's training rows, labelled and
 // unlabelled, in an order shared by every fit on this split (every learner, grid point and cross-validation
 // fold), so a precomputation over all of them, such as a k-NN graph, can be built once through shared().
@@ -132,6 +132,9 @@ struct RoundTruth {
 class GLIMPSE_API FeedbackOracle : public PluginObject {
  public:
   virtual void reset(const ProblemShape& /*shape*/) {}
+  // What a user should know about this oracle on data of this shape before any run (e.g. candidate sets as large as
+  // K, which hold every label and so say nothing): the host prints each as a note naming the protocol's entry.
+  virtual std::vector<std::string> notes(const ProblemShape& /*shape*/) const { return {}; }
   // `rng` is this round's stream, keyed by (seed, dataset, round) only: runs that share a dataset and
   // seed receive the same draws whatever their learner did. Spans in the result may point into the
   // oracle's own buffers and stay valid until the next call.

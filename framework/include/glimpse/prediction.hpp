@@ -76,7 +76,8 @@ inline std::int32_t full_label(const Feedback& feedback) noexcept {
   return -1;
 }
 
-// The argmax conventions of ALGORITHMS.md, for every learner. Index of the largest value, lowest index on ties.
+// The argmax convention every learner shares: index of the largest value, lowest index on ties (so with W = 0 the
+// first prediction is class 0).
 template <class Vector>
 std::int32_t argmax(const Vector& values) noexcept {
   std::int32_t best = 0;

@@ -85,7 +85,7 @@ class Rng {
   }
 
   // Samples an index from a probability vector: the smallest k with p_0 + ... + p_k > u, u ~ U[0,1);
-  // the last index when rounding leaves none (ALGORITHMS.md section 0). One uniform per call.
+  // the last index when rounding leaves none. One uniform per call.
   int sample(std::span<const double> probabilities) noexcept {
     const double u = uniform();
     double cumulative = 0.0;

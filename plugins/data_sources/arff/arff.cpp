@@ -68,6 +68,7 @@ class ArffSource final : public glimpse::DataSource {
     std::vector<glimpse::Feature> values, row;
     std::vector<std::int32_t> labels;  // index into the class attribute's declared values
     std::vector<std::int64_t> label_lines;
+    std::int64_t dropped = 0, first_dropped_line = 0;  // non_finite: drop
     readers::for_each_file_line(file, [&](std::int64_t line_number, std::string_view raw) {
       const auto where = [&] { return name + ":" + std::to_string(line_number); };
       const std::string_view line = readers::trim(raw);
@@ -118,6 +119,7 @@ class ArffSource final : public glimpse::DataSource {
       }
       row.assign(static_cast<std::size_t>(d), 0.0f);
       std::int32_t y = -1;
+      bool drop = false;
       const auto set = [&](std::size_t a, const std::string& value) {
         if (a >= attributes.size())
           throw Error(where(),
@@ -125,9 +127,13 @@ class ArffSource final : public glimpse::DataSource {
         const Attribute& attribute = attributes[a];
         if (value == "?") {
           if (a == label) throw Error(where(), "the class is missing ('?')");
-          if (non_finite_ != readers::NonFinite::zero)
+          double stored = 0;
+          if (!readers::accept_unusable(non_finite_, stored, drop))
             throw Error(where(), "attribute '" + attribute.name +
                                      "': missing value ('?'; the source's non_finite parameter can read it as 0)");
+          // (0 leaves a one-hot attribute's columns all 0 and an index the first value; NaN marks them all missing)
+          const std::size_t columns = attribute.nominal && nominal_ == Nominal::one_hot ? attribute.values.size() : 1;
+          if (std::isnan(stored)) std::fill_n(row.begin() + offset[a], columns, static_cast<glimpse::Feature>(stored));
           return;
         }
         if (attribute.nominal) {
@@ -147,12 +153,9 @@ class ArffSource final : public glimpse::DataSource {
         double v = 0;
         if (!readers::parse_number(value, v))
           throw Error(where(), "attribute '" + attribute.name + "': expected a number, got '" + value + "'");
-        if (!std::isfinite(v)) {
-          if (non_finite_ != readers::NonFinite::zero)
-            throw Error(where(), "attribute '" + attribute.name + "': value is not finite ('" + value +
-                                     "'; the source's non_finite parameter can read it as 0)");
-          v = 0;
-        }
+        if (!readers::representable(v) && !readers::accept_unusable(non_finite_, v, drop))
+          throw Error(where(), "attribute '" + attribute.name + "': value " + readers::unrepresentable_reason(v) +
+                                   " ('" + value + "'; the source's non_finite parameter can read it as 0)");
         row[offset[a]] = static_cast<glimpse::Feature>(v);
       };
       std::size_t p = 0;
@@ -183,12 +186,18 @@ class ArffSource final : public glimpse::DataSource {
         if (a != attributes.size())
           throw Error(where(), "expected " + std::to_string(attributes.size()) + " values, got " + std::to_string(a));
       }
+      if (drop) {
+        if (dropped++ == 0) first_dropped_line = line_number;
+        return;
+      }
       values.insert(values.end(), row.begin(), row.end());
       labels.push_back(y);
       label_lines.push_back(line_number);
     });
     if (!in_data) throw Error(name, "no @data section");
-    if (labels.empty()) throw Error(name, "no data rows");
+    if (labels.empty())
+      throw Error(name, dropped > 0 ? "no data rows: every row had a missing or non-finite value (non_finite: drop)"
+                                    : "no data rows");
 
     // Classes: the class attribute's declared values in declared order (without unused ones by default).
     const auto& declared = attributes[label].values;
@@ -207,6 +216,7 @@ class ArffSource final : public glimpse::DataSource {
     auto data = glimpse::Dataset::dense(n, static_cast<std::int32_t>(d), std::move(values), std::move(labels),
                                         static_cast<std::int32_t>(names.size()));
     data.class_names = std::move(names);
+    if (dropped > 0) data.notes.push_back(readers::dropped_rows_note(dropped, n + dropped, name, first_dropped_line));
     return data;
   }
 

@@ -145,6 +145,7 @@ class CsvSource final : public glimpse::DataSource {
     }
     if (fields.size() != layout.columns)
       throw LineProblem{"expected " + std::to_string(layout.columns) + " fields, got " + std::to_string(fields.size())};
+    bool drop = false;
     for (std::size_t c = 0; c < layout.columns; ++c) {
       if (layout.feature_index[c] < 0) continue;
       double v = 0;
@@ -152,18 +153,18 @@ class CsvSource final : public glimpse::DataSource {
       if (!missing && !readers::parse_number(fields[c], v))
         throw LineProblem{"column " + column_name(c, layout.header) + ": expected a number, got '" +
                           std::string(fields[c]) + "'"};
-      if (missing || !std::isfinite(v)) {
-        if (non_finite_ != readers::NonFinite::zero)
-          throw LineProblem{"column " + column_name(c, layout.header) + ": " +
-                            (missing ? "missing value" : "value is not finite") + " ('" + std::string(fields[c]) +
-                            "'; the source's non_finite parameter can read it as 0)"};
-        v = 0;
-      }
+      if ((missing || !readers::representable(v)) && !readers::accept_unusable(non_finite_, v, drop))
+        throw LineProblem{"column " + column_name(c, layout.header) + ": " +
+                          (missing ? "missing value" : "value " + readers::unrepresentable_reason(v)) + " ('" +
+                          std::string(fields[c]) + "'; the source's non_finite parameter can read it as 0)"};
       rows.indices.push_back(layout.feature_index[c]);
       rows.values.push_back(static_cast<glimpse::Feature>(v));
     }
     if (fields[layout.label].empty()) throw LineProblem{"the label is missing"};
-    rows.end_row(fields[layout.label], line_number);
+    if (drop)
+      rows.drop_row(line_number);
+    else
+      rows.end_row(fields[layout.label], line_number);
   }
 
   static std::vector<std::string> split_blanks(std::string_view line) {

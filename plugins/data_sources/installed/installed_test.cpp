@@ -44,7 +44,14 @@ TEST_F(Installed, ServesTheProtocolsEntriesWrittenByNameAndSaysHowToInstallAMiss
   const std::string message = error_of([&] { prepare_datasets(missing); });
   EXPECT_EQ(message.rfind("p.json: datasets[0] (source 'installed'): dataset 'vehicle' is not installed (no ", 0), 0u)
       << message;
-  EXPECT_NE(message.find("install it with: glimpse datasets install vehicle"), std::string::npos) << message;
+  EXPECT_NE(message.find("'glimpse datasets list' shows the catalog"), std::string::npos) << message;
+  // A typo of an installed name is named as one, not offered for installing.
+  const Protocol typo = parse_protocol(R"({"datasets": [{"name": "smal"}], "oracle": {"name": "full"},
+    "learners": [{"name": "perceptron"}], "metrics": [{"name": "mistakes"}]})",
+                                       "p.json", dir.path(), registry());
+  EXPECT_EQ(error_of([&] { prepare_datasets(typo); }),
+            "p.json: datasets[0] (source 'installed'): dataset 'smal' is not installed; did you mean 'small' "
+            "(installed)?");
 }
 
 // Untransformed, an installed dataset is mapped where it lies, never copied into the prepared cache; transformed, it

@@ -83,7 +83,8 @@ class LibsvmSource final : public glimpse::DataSource {
         return false;
       double value = 0;
       const char* after = readers::parse_number_prefix(colon + 1, end, value);
-      if (after == nullptr || (after < end && !readers::is_field_gap(*after)) || !std::isfinite(value)) return false;
+      if (after == nullptr || (after < end && !readers::is_field_gap(*after)) || !readers::representable(value))
+        return false;
       rows.indices.push_back(static_cast<std::int32_t>(index - 1));
       rows.values.push_back(static_cast<glimpse::Feature>(value));
       previous = index;
@@ -111,6 +112,7 @@ class LibsvmSource final : public glimpse::DataSource {
     if (!readers::parse_number(label_text, label) || !std::isfinite(label))
       throw LineProblem{"expected a numeric label, got '" + std::string(label_text) + "'"};
     std::int64_t previous = 0;
+    bool drop = false;
     for (std::string_view item = token(); !item.empty(); item = token()) {
       const auto colon = item.find(':');
       if (colon == std::string_view::npos) throw LineProblem{"expected 'index:value', got '" + std::string(item) + "'"};
@@ -133,17 +135,17 @@ class LibsvmSource final : public glimpse::DataSource {
       if (!readers::parse_number(value_text, value))
         throw LineProblem{"expected a number after '" + std::string(index_text) + ":', got '" +
                           std::string(value_text) + "'"};
-      if (!std::isfinite(value)) {
-        if (non_finite_ != readers::NonFinite::zero)
-          throw LineProblem{"feature " + std::to_string(index) + " is not finite ('" + std::string(value_text) +
-                            "'; the source's non_finite parameter can read it as 0)"};
-        value = 0;
-      }
+      if (!readers::representable(value) && !readers::accept_unusable(non_finite_, value, drop))
+        throw LineProblem{"feature " + std::to_string(index) + " " + readers::unrepresentable_reason(value) + " ('" +
+                          std::string(value_text) + "'; the source's non_finite parameter can read it as 0)"};
       previous = index;
       rows.indices.push_back(static_cast<std::int32_t>(index - 1));
       rows.values.push_back(static_cast<glimpse::Feature>(value));
     }
-    rows.end_row(label_text, line_number);
+    if (drop)
+      rows.drop_row(line_number);
+    else
+      rows.end_row(label_text, line_number);
   }
 
   std::filesystem::path path_;

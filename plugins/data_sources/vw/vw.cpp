@@ -138,6 +138,7 @@ class VwSource final : public glimpse::DataSource {
       throw LineProblem{"expected an integer class label, got '" + std::string(label) + "'"};
     auto& row = piece.row;
     row.clear();
+    bool drop = false;
     std::size_t pos = bar;
     while (pos < line.size()) {
       const std::size_t next = line.find('|', pos + 1);
@@ -183,18 +184,17 @@ class VwSource final : public glimpse::DataSource {
             at = after;
           }
         }
-        if (!std::isfinite(value)) {
-          if (non_finite_ != readers::NonFinite::zero)
-            throw LineProblem{"feature '" + std::string(feature) +
-                              "' is not finite (the source's non_finite parameter can read it as 0)"};
-          value = 0;
-        }
+        double stored = value * weight;
+        if (!readers::representable(stored) && !readers::accept_unusable(non_finite_, stored, drop))
+          throw LineProblem{"feature '" + std::string(feature) + "' " + readers::unrepresentable_reason(stored) +
+                            " (the source's non_finite parameter can read it as 0)"};
         piece.key.resize(prefix);
         piece.key.append(feature);
-        row.emplace_back(piece.columns.find_or_add(piece.key), value * weight);
+        row.emplace_back(piece.columns.find_or_add(piece.key), stored);
       }
     }
     if (!std::is_sorted(row.begin(), row.end())) std::sort(row.begin(), row.end());
+    if (drop) return piece.rows.drop_row(line_number);
     add_row(piece.rows, row);
     piece.rows.end_row(label, line_number);
   }

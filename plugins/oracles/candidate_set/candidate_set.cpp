@@ -20,7 +20,7 @@ class CandidateSetOracle final : public glimpse::FeedbackOracle {
             .summary =
                 "returns a set of labels holding the true one plus size-1 others drawn uniformly, or drawn "
                 "from a co-occurrence matrix",
-            .reference = "Bhattacharjee & Manwani, PAKDD 2020, section 5; ALGORITHMS.md 9.3",
+            .reference = "Bhattacharjee & Manwani, PAKDD 2020, section 5",
             .params = {glimpse::ParamSpec::integer("size", "2", "labels in the set, the true one included (at most K)")
                            .at_least(1)
                            .into(&CandidateSetOracle::size_),
@@ -42,6 +42,18 @@ class CandidateSetOracle final : public glimpse::FeedbackOracle {
   void configure() {
     if (max_size_ != 0 && max_size_ < size_) throw glimpse::Error("max_size must be 0 or at least size");
     if (!cooccurrence_file_.empty()) cooccurrence_ = glimpse::readers::read_probability_matrix(cooccurrence_file_);
+  }
+  // A set of K labels holds every label: it tells the learner nothing about the true one.
+  std::vector<std::string> notes(const glimpse::ProblemShape& shape) const override {
+    if (cooccurrence_ || shape.K <= 0) return {};
+    const std::string k = std::to_string(shape.K);
+    if (size_ >= shape.K)
+      return {"sets of size " + std::to_string(size_) + " on K = " + k +
+              " classes hold every label, so they carry no information about the true one"};
+    if (max_size_ >= shape.K)
+      return {"sizes up to max_size " + std::to_string(max_size_) + " on K = " + k +
+              " classes: the rounds drawing size " + k + " get every label, which says nothing"};
+    return {};
   }
   void reset(const glimpse::ProblemShape& shape) override {
     if (cooccurrence_) glimpse::readers::require_square(*cooccurrence_, shape.K);

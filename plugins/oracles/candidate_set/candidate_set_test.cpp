@@ -44,6 +44,19 @@ TEST(CandidateSetOracle, SetsHoldTheTruthHaveTheRequestedSizeAndAreUniform) {
             "candidate set size 7 exceeds K = 6");
 }
 
+// A set as large as K holds every label: the oracle says so before any run (the host prints it as a note), and says
+// nothing when its sets can exclude a label.
+TEST(CandidateSetOracle, SaysWhenItsSetsCannotExcludeALabel) {
+  const ProblemShape two_classes{10, 3, 2};
+  EXPECT_EQ(make<FeedbackOracle>("candidate_set", {{"size", "2"}})->notes(two_classes),
+            std::vector<std::string>{"sets of size 2 on K = 2 classes hold every label, so they carry no information "
+                                     "about the true one"});
+  const auto ranged = make<FeedbackOracle>("candidate_set", {{"size", "2"}, {"max_size", "4"}})->notes({10, 3, 4});
+  ASSERT_EQ(ranged.size(), 1u);
+  EXPECT_NE(ranged[0].find("the rounds drawing size 4 get every label"), std::string::npos) << ranged[0];
+  EXPECT_TRUE(make<FeedbackOracle>("candidate_set", {{"size", "2"}})->notes({10, 3, 3}).empty());
+}
+
 // per_row: a row keeps the set of its first round for the whole run (the partial-label group's code), whatever
 // later rounds' streams draw; other rows get their own; reset (a new run) draws afresh.
 TEST(CandidateSetOracle, PerRowKeepsEachRowsFirstSetForTheRun) {

@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <glimpse/glimpse.hpp>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -194,11 +195,36 @@ std::optional<std::pair<std::int64_t, std::string>> first_line_where(const std::
   return found;
 }
 
-// What to do with NaN, Inf and missing values: refuse them (default) or read them as 0.
-enum class NonFinite { error, zero };  // the choices' order
+// Whether a value read as a double can be stored as a feature (a 32-bit float): finite, and within float's range
+// (1e39 is a finite double but an infinite float). Readers test this, so that a value out of range is named at its
+// file and line like a NaN, and their non_finite parameter applies to it.
+inline bool representable(double value) noexcept {
+  return std::isfinite(value) && std::isfinite(static_cast<float>(value));
+}
+// Why a value is not representable, for a reader's message.
+inline std::string unrepresentable_reason(double value) {
+  return std::isfinite(value) ? "is beyond a 32-bit float's range" : "is not finite";
+}
+
+// What to do with NaN, Inf, missing values and values beyond float's range: refuse them (default), read them as 0,
+// drop their rows (rows_to_dataset notes how many), or keep them as missing (NaN) for the impute transform, which
+// fills them from the training rows (Dataset::validate refuses a NaN that reaches the runs).
+enum class NonFinite { error, zero, drop, keep };  // the choices' order
 inline ParamSpec non_finite_param() {
-  return ParamSpec::choice("non_finite", "error", {"error", "zero"},
-                           "NaN, Inf or missing feature values: refuse the file, or read them as 0");
+  return ParamSpec::choice("non_finite", "error", {"error", "zero", "drop", "keep"},
+                           "NaN, Inf, missing feature values or values beyond a 32-bit float's range: refuse the "
+                           "file, read them as 0, drop their rows, or keep them as missing for the impute transform");
+}
+// A value a reader cannot store as it is, under `policy`: false under error (the reader then throws, naming the
+// file and line); otherwise `value` becomes what is stored (0, or NaN under keep), and `drop_row` is set under drop.
+inline bool accept_unusable(NonFinite policy, double& value, bool& drop_row) noexcept {
+  switch (policy) {
+    case NonFinite::error: return false;
+    case NonFinite::zero: value = 0; return true;
+    case NonFinite::drop: value = 0; drop_row = true; return true;
+    case NonFinite::keep: value = std::numeric_limits<double>::quiet_NaN(); return true;
+  }
+  return false;
 }
 // The same, bound to the reader's field (ParamSpec::into).
 template <class Reader>
@@ -471,15 +497,30 @@ struct CsrRows {
     indices.reserve(bytes / 6 + 16);
     values.reserve(bytes / 6 + 16);
   }
+  std::int64_t dropped = 0, first_dropped_line = 0;  // rows dropped (NonFinite::drop) and the first one's line
+
   void end_row(std::string_view label, std::int64_t line) {
     offsets.push_back(static_cast<std::int64_t>(values.size()));
     labels.add(label, line);
+  }
+  // Forgets the entries stored since the last end_row: the row on `line` is dropped.
+  void drop_row(std::int64_t line) {
+    indices.resize(static_cast<std::size_t>(offsets.back()));
+    values.resize(static_cast<std::size_t>(offsets.back()));
+    if (dropped++ == 0) first_dropped_line = line;
   }
   [[nodiscard]] std::size_t rows() const { return offsets.size() - 1; }
 };
 
 inline bool no_rows(const std::vector<ParsedPiece<CsrRows>>& pieces) {
   return std::all_of(pieces.begin(), pieces.end(), [](const auto& piece) { return piece.part.rows() == 0; });
+}
+
+// The note a reader adds when non_finite: drop dropped rows.
+inline std::string dropped_rows_note(std::int64_t dropped, std::int64_t rows, const std::string& file,
+                                     std::int64_t first_line) {
+  return "non_finite: drop: dropped " + std::to_string(dropped) + " of " + std::to_string(rows) +
+         " rows with a missing or non-finite value (the first at " + file + ":" + std::to_string(first_line) + ")";
 }
 
 // The pieces' rows in file order as one dataset of d columns, stored as `layout` (layout_param) says: auto is
@@ -489,8 +530,11 @@ inline Dataset rows_to_dataset(std::vector<ParsedPiece<CsrRows>>& pieces, const 
                                std::int64_t num_classes, const std::string& file) {
   std::vector<std::int64_t> first_row{0}, first_entry{0};
   RawLabels labels;
+  std::int64_t dropped = 0, first_dropped_line = 0;
   for (auto& piece : pieces) {
     CsrRows& part = piece.part;
+    if (part.dropped > 0 && dropped == 0) first_dropped_line = piece.lines_before + part.first_dropped_line;
+    dropped += part.dropped;
     first_row.push_back(first_row.back() + static_cast<std::int64_t>(part.rows()));
     first_entry.push_back(first_entry.back() + static_cast<std::int64_t>(part.values.size()));
     for (std::size_t r = 0; r < part.rows(); ++r) {
@@ -499,7 +543,9 @@ inline Dataset rows_to_dataset(std::vector<ParsedPiece<CsrRows>>& pieces, const 
     }
     part.labels = RawLabels();
   }
-  if (labels.texts.empty()) throw Error(file, "no data rows");
+  if (labels.texts.empty())
+    throw Error(file, dropped > 0 ? "no data rows: every row had a missing or non-finite value (non_finite: drop)"
+                                  : "no data rows");
   Classes classes = assign_classes(labels, num_classes, file);
   const std::int64_t n = first_row.back();
   const auto entries = static_cast<double>(first_entry.back());
@@ -533,6 +579,7 @@ inline Dataset rows_to_dataset(std::vector<ParsedPiece<CsrRows>>& pieces, const 
                            static_cast<std::int32_t>(classes.names.size()));
   }
   take_class_names(data, classes);
+  if (dropped > 0) data.notes.push_back(dropped_rows_note(dropped, n + dropped, file, first_dropped_line));
   return data;
 }
 
