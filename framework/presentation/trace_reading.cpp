@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <optional>
 
 #include "glimpse/error.hpp"
@@ -13,7 +14,13 @@
 namespace glimpse {
 
 h5::Handle open_trace_file(const std::filesystem::path& path) {
-  if (!std::filesystem::exists(path)) throw Error(path.string(), "no such file");
+  if (!std::filesystem::exists(path)) {
+    // A sweep killed while it ran (or while it assembled the file) leaves its finished runs in the parts folder.
+    if (std::filesystem::exists(path.string() + ".parts"))
+      throw Error(path.string(), "no such file yet: the sweep writing it was interrupted, and its finished runs are in " +
+                                     path.string() + ".parts; rerun the same 'glimpse run' to finish and assemble it");
+    throw Error(path.string(), "no such file");
+  }
   if (!h5::is_hdf5(path)) throw Error(path.string(), "not an HDF5 file");
   h5::Handle file = h5::open_file(path, false);
   if (!h5::has_attribute(file, "schema_version"))
@@ -72,6 +79,50 @@ std::vector<RunSummary> read_summary_table(const h5::Handle& file) {
   return runs;
 }
 
+std::string trace_digest(const h5::Handle& file) {
+  std::uint64_t h = 1469598103934665603ull;
+  const auto mix_bytes = [&](const void* data, std::size_t size) {
+    const auto* bytes = static_cast<const unsigned char*>(data);
+    for (std::size_t i = 0; i < size; ++i) h = (h ^ bytes[i]) * 1099511628211ull;
+  };
+  const auto mix_text = [&](const std::string& text) { mix_bytes(text.data(), text.size() + 1); };
+  const auto mix_column = [&](const h5::Handle& group, const std::string& name) {
+    const auto column = h5::read_column(group, name);
+    mix_text(name);
+    for (const std::int64_t v : column.integers) mix_bytes(&v, sizeof v);
+    for (const double v : column.reals) mix_bytes(&v, sizeof v);
+  };
+  if (!h5::exists(file, "runs")) return "0000000000000000";
+  const h5::Handle runs = h5::open_group(file, "runs");
+  for (const auto& id : h5::children(runs)) {
+    const h5::Handle run = h5::open_group(runs, id);
+    mix_text(id);
+    if (h5::exists(run, "rounds")) {
+      const h5::Handle rounds = h5::open_group(run, "rounds");
+      for (const auto& name : h5::children(rounds)) mix_column(rounds, name);
+    }
+    if (h5::exists(run, "curves")) {
+      const h5::Handle curves = h5::open_group(run, "curves");
+      for (const auto& name : h5::children(curves)) {
+        const h5::Handle curve = h5::open_group(curves, name);
+        mix_text(name);
+        for (const auto& part : h5::children(curve)) mix_column(curve, part);
+      }
+    }
+    if (h5::exists(run, "summary")) {
+      const h5::Handle summary = h5::open_group(run, "summary");
+      for (const auto& name : h5::attribute_names(summary)) {
+        const double v = h5::read_double_attribute(summary, name);
+        mix_text(name);
+        mix_bytes(&v, sizeof v);
+      }
+    }
+  }
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
+  return text;
+}
+
 std::vector<SelectedRuns> select_runs(const std::vector<RunSummary>& runs, const std::string& selection_metric,
                                       bool maximize, bool every_grid_point, bool per_seed) {
   if (!every_grid_point) return choose_grid_points(runs, selection_metric, maximize, per_seed);
@@ -85,12 +136,13 @@ std::vector<SelectedRuns> select_runs(const std::vector<RunSummary>& runs, const
 
 namespace glimpse::h5 {
 using detail::check;
+using detail::check_in;
 using detail::check_status;
 using detail::string_type;
 
 TableColumn read_table_column(const Handle& parent, const std::string& table, const std::string& column,
                               TableColumn::Type type) {
-  const Handle dataset(check(H5Dopen2(parent.id(), table.c_str(), H5P_DEFAULT), "opening table '" + table + "'"));
+  const Handle dataset(check_in(H5Dopen2(parent.id(), table.c_str(), H5P_DEFAULT), parent.id(), "opening table '" + table + "'"));
   const Handle space(check(H5Dget_space(dataset.id()), "reading the size of table '" + table + "'"));
   const auto rows = static_cast<std::size_t>(H5Sget_simple_extent_npoints(space.id()));
   // A compound memory type holding just this member: HDF5 reads the matching field of every row.
@@ -133,7 +185,7 @@ std::optional<TableColumn::Type> column_type(H5T_class_t type_class) {
 }  // namespace
 
 std::vector<TableColumn> read_table(const Handle& parent, const std::string& table) {
-  const Handle dataset(check(H5Dopen2(parent.id(), table.c_str(), H5P_DEFAULT), "opening table '" + table + "'"));
+  const Handle dataset(check_in(H5Dopen2(parent.id(), table.c_str(), H5P_DEFAULT), parent.id(), "opening table '" + table + "'"));
   const Handle type(check(H5Dget_type(dataset.id()), "reading the type of table '" + table + "'"));
   if (H5Tget_class(type.id()) != H5T_COMPOUND) throw Error("HDF5: '" + table + "' is not a table");
   std::vector<TableColumn> columns;
@@ -150,7 +202,7 @@ std::vector<TableColumn> read_table(const Handle& parent, const std::string& tab
 }
 
 TableColumn read_column(const Handle& parent, const std::string& name) {
-  const Handle dataset(check(H5Dopen2(parent.id(), name.c_str(), H5P_DEFAULT), "opening dataset '" + name + "'"));
+  const Handle dataset(check_in(H5Dopen2(parent.id(), name.c_str(), H5P_DEFAULT), parent.id(), "opening dataset '" + name + "'"));
   const Handle type(check(H5Dget_type(dataset.id()), "reading the type of '" + name + "'"));
   const auto kind = column_type(H5Tget_class(type.id()));
   if (kind == TableColumn::Type::integer) return {*kind, name, {}, read_vector<std::int64_t>(parent, name), {}};

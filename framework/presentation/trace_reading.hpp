@@ -24,6 +24,12 @@ std::vector<RunSummary> read_run_summaries(const h5::Handle& file);
 // runs' messages; read_run_summaries when the file has no table yet.
 std::vector<RunSummary> read_summary_table(const h5::Handle& file);
 
+// A digest of every run's numbers: its per-round columns, curves and final metrics, in run id order, as 16 hex digits
+// (FNV-1a over their values as int64 and IEEE doubles). Timings, dates and file layout do not enter, so two traces of
+// the same runs have the same digest whatever the thread count, shard, process or machine that made them
+// (glimpse summary --digest; benchmarks/many_core_scaling.sh compares thread counts and machines with it).
+std::string trace_digest(const h5::Handle& file);
+
 // The runs behind each row of a summary: what the selection rule chooses (choose_grid_points), or every grid point.
 std::vector<SelectedRuns> select_runs(const std::vector<RunSummary>& runs, const std::string& selection_metric,
                                       bool maximize, bool every_grid_point = false, bool per_seed = false);

@@ -13,6 +13,8 @@
 #include <mutex>
 
 #include "batch.hpp"
+#include "run_writer.hpp"
+#include "shared_by_runs.hpp"
 #include "glimpse/error.hpp"
 #include "glimpse/interfaces.hpp"
 #include "stream_keys.hpp"
@@ -21,69 +23,8 @@
 namespace glimpse {
 using Clock = std::chrono::steady_clock;
 
-namespace {
-
-// Something the runs sharing a key need (a per-seed dataset copy, a batch split): built on first use (one builder
-// per key; other keys build concurrently), shared by those runs, freed once the last run expected for it is done.
-// expect() is called for every pending run before any starts.
-template <class Key, class T>
-class SharedByRuns {
- public:
-  void expect(const Key& key) { ++find(key).remaining; }
-  template <class Build>
-  std::shared_ptr<T> acquire(const Key& key, const Build& build) {
-    Entry& entry = find(key);
-    std::lock_guard lock(entry.mutex);
-    if (!entry.value) entry.value = build();
-    return entry.value;
-  }
-  void release(const Key& key) {
-    Entry& entry = find(key);
-    std::lock_guard lock(entry.mutex);
-    if (--entry.remaining == 0) entry.value.reset();
-  }
-  void keep(const Key& key, std::shared_ptr<T> value) { find(key).value = std::move(value); }
-
- private:
-  struct Entry {
-    std::mutex mutex;
-    std::shared_ptr<T> value;
-    std::int64_t remaining = 0;
-  };
-  Entry& find(const Key& key) {
-    std::lock_guard lock(mutex_);
-    return entries_[key];  // std::map: entries never move
-  }
-  std::mutex mutex_;
-  std::map<Key, Entry> entries_;
-};
-
-// Per-seed dataset copies, keyed by the prepared dataset they come from (its shared base, whose address never
-// changes), so training and test parts need no numbering of their own. Datasets without per-seed transforms
-// are shared as they are.
-class SeedCopies {
- public:
-  void expect(const PreparedDataset& prepared, std::uint64_t seed) {
-    if (prepared.per_seed()) copies_.expect(key(prepared, seed));
-  }
-  std::shared_ptr<const Dataset> acquire(const PreparedDataset& prepared, std::uint64_t seed) {
-    if (!prepared.per_seed()) return prepared.shared;
-    return copies_.acquire(key(prepared, seed), [&] { return prepared.materialize(seed); });
-  }
-  void release(const PreparedDataset& prepared, std::uint64_t seed) {
-    if (prepared.per_seed()) copies_.release(key(prepared, seed));
-  }
-  void keep(const PreparedDataset& prepared, std::uint64_t seed, std::shared_ptr<const Dataset> data) {
-    if (prepared.per_seed()) copies_.keep(key(prepared, seed), std::move(data));
-  }
-
- private:
-  using Key = std::pair<const Dataset*, std::uint64_t>;
-  static Key key(const PreparedDataset& prepared, std::uint64_t seed) { return {prepared.shared.get(), seed}; }
-  SharedByRuns<Key, const Dataset> copies_;
-};
-
-}  // namespace
+// Per-round data the writer thread may hold queued before a worker waits for it: a few hundred runs of 1-2 MB.
+constexpr std::size_t max_queued_bytes = std::size_t{512} << 20;
 
 namespace {
 
@@ -143,13 +84,14 @@ class Sweep {
   void expect_shared_data();
   const RunSpec* next_run();
   void run_workers();
-  bool execute(const RunSpec& run);
+  bool execute(const RunSpec& run, SweepProfile::Worker& worker);
   bool run_plugins(const RunSpec& run, const RunData& data, RunRecord& record, RoundProfile& profile,
                    Clock::time_point run_start);
   bool run_batch_split(const RunSpec& run, const Dataset& data, std::vector<Metric*> metrics, RunRecord& record);
   bool run_online(const RunSpec& run, const RunData& data, std::vector<Metric*> metrics, RunRecord& record,
                   RoundProfile& profile, std::unique_ptr<Learner>& learner);
-  void record_failure(const RunSpec& run, RunRecord identity, const std::exception& e, Clock::time_point run_start);
+  void record_failure(const RunSpec& run, RunRecord identity, const std::exception& e, Clock::time_point run_start,
+                      SweepProfile::Worker& worker);
   void add_profile(const RunRecord& record, const RoundProfile& profile);
   SweepResult finish();
 
@@ -165,6 +107,7 @@ class Sweep {
   const bool helper_;
   SweepObserver* const observer_;  // options.observer, except in a helper process (the coordinator tells it)
   std::optional<TraceStore> store_;
+  std::optional<RunWriter> writer_;  // writes finished runs to store_ on a thread of its own
   std::vector<const RunSpec*> pending_;
   std::atomic<std::size_t> next_pending_{0};
   std::atomic<bool> stop_requested_{false};
@@ -211,7 +154,7 @@ void Sweep::open_output() {
   result_.total_runs = static_cast<std::int64_t>(runs.size());
   if (helper_) return;
   if (options_.log)
-    for (const auto& note : plan_.list.notes) *options_.log << protocol_.file << ": note: " << note << '\n';
+    for (const auto& note : plan_.list.notes) *options_.log << "glimpse: note: " << note << '\n';
   store_.emplace(result_.output, protocol_, options_.force, options_.shard);
   store_->compact_rounds(options_.compact_traces);
   for (const auto* run : runs)
@@ -229,10 +172,15 @@ void Sweep::open_output() {
     pending_.resize(static_cast<std::size_t>(options_.stop_after));
 }
 
-// Runs sharing a per-seed dataset copy run one after another, so few copies are alive at once. (With a
-// dispatcher no process knows its runs in advance, so each keeps the copies it made to the end.)
+// The longest runs go first (their cost is known: passes x rows x K x d), so that the last runs handed out are short
+// and the threads finish together instead of waiting for one long run; runs sharing a per-seed dataset copy run one
+// after another, so few copies are alive at once. (With a dispatcher no process knows its runs in advance, so each
+// keeps the copies it made to the end.)
 void Sweep::expect_shared_data() {
-  std::stable_sort(pending_.begin(), pending_.end(), [](const RunSpec* a, const RunSpec* b) {
+  const auto& costs = plan_.list.costs;
+  std::stable_sort(pending_.begin(), pending_.end(), [&](const RunSpec* a, const RunSpec* b) {
+    const double cost_a = costs[static_cast<std::size_t>(a->index)], cost_b = costs[static_cast<std::size_t>(b->index)];
+    if (cost_a != cost_b) return cost_a > cost_b;
     return std::pair(a->dataset, a->seed) < std::pair(b->dataset, b->seed);
   });
   if (dispatcher_) return;
@@ -257,6 +205,7 @@ const RunSpec* Sweep::next_run() {
 SweepResult Sweep::run() {
   open_output();
   expect_shared_data();
+  result_.sweep_profile.planning = std::chrono::duration<double>(Clock::now() - start_).count();
   if (dispatcher_) {
     std::vector<std::int64_t> order;
     for (const auto* run : pending_) order.push_back(run->index);
@@ -267,30 +216,52 @@ SweepResult Sweep::run() {
     store_->compact_rounds(options_.compact_traces);
   }
   if (observer_) observer_->begin(result_.total_runs, result_.already_complete, rounds_played_);
+  writer_.emplace(*store_, max_queued_bytes, [this](const RunRecord& record) {
+    if (observer_ && record.error.empty()) observer_->run_completed(record);
+  });
   {
     // The observer reads rounds_played_ until end(), which must come before this sweep is gone, even on a throw.
     const std::unique_ptr<SweepObserver, void (*)(SweepObserver*)> ending(observer_, [](SweepObserver* o) { o->end(); });
     run_workers();
+    try {
+      writer_->close();  // everything finished is written before the counts are taken
+    } catch (...) {
+      std::lock_guard lock(failure_mutex_);
+      if (!failure_) failure_ = std::current_exception();
+    }
+    result_.sweep_profile.writer = writer_->writing_seconds();
   }
   result_.completed_now = completed_;
   result_.rounds = rounds_;
   if (dispatcher_) dispatcher_->end(result_);
-  return finish();
+  const auto finishing = Clock::now();
+  SweepResult result = finish();
+  SweepProfile& profile = result.sweep_profile;
+  profile.finishing = std::chrono::duration<double>(Clock::now() - finishing).count();
+  profile.wall = std::chrono::duration<double>(Clock::now() - start_).count();
+  return result;
 }
 
 void Sweep::run_workers() {
   const int threads = options_.threads > 0 ? options_.threads : tbb::info::default_concurrency();
+  SweepProfile& profile = result_.sweep_profile;
+  profile.threads = threads;
+  profile.per_thread.assign(static_cast<std::size_t>(threads), {});
+  std::vector<Clock::time_point> last_end(static_cast<std::size_t>(threads));
+  const auto begin = Clock::now();
   tbb::task_arena arena(threads);
   arena.execute([&] {
     // One task per thread, each taking runs until none is left: runs go out one at a time, in order.
-    tbb::parallel_for(0, threads, [&](int) {
+    tbb::parallel_for(0, threads, [&](int slot) {
+      SweepProfile::Worker& worker = profile.per_thread[static_cast<std::size_t>(slot)];
+      last_end[static_cast<std::size_t>(slot)] = Clock::now();
       while (!interrupted_()) {
         const RunSpec* next = next_run();
-        if (!next) return;
+        if (!next) break;
         const RunSpec& run = *next;
         const auto& dataset = plan_.datasets[static_cast<std::size_t>(run.dataset)];
         try {
-          if (execute(run)) {
+          if (execute(run, worker)) {
             ++completed_;
             rounds_ += protocol_.passes * protocol_.rounds_per_pass(dataset.shape.n);
           }
@@ -301,13 +272,20 @@ void Sweep::run_workers() {
         }
         copies_.release(dataset.data, run.seed);
         if (dataset.data.test) copies_.release(*dataset.data.test, run.seed);
+        ++worker.runs;
+        last_end[static_cast<std::size_t>(slot)] = Clock::now();
       }
     });
   });
+  const auto end = Clock::now();
+  profile.workers = std::chrono::duration<double>(end - begin).count();
+  for (std::size_t t = 0; t < last_end.size(); ++t)
+    profile.per_thread[t].idle_tail = std::chrono::duration<double>(end - last_end[t]).count();
 }
 
 // One run, start to trace: true when it completed, false when it failed (recorded) or was abandoned.
-bool Sweep::execute(const RunSpec& run) {
+bool Sweep::execute(const RunSpec& run, SweepProfile::Worker& worker) {
+  const auto setup_start = Clock::now();
   const DatasetPlan& dataset = plan_.datasets[static_cast<std::size_t>(run.dataset)];
   RunData data{copies_.acquire(dataset.data, run.seed),
                dataset.data.test ? copies_.acquire(*dataset.data.test, run.seed) : nullptr};
@@ -315,20 +293,22 @@ bool Sweep::execute(const RunSpec& run) {
   RunRecord record = identity;
   RoundProfile profile;
   const auto run_start = Clock::now();
+  worker.setup += std::chrono::duration<double>(run_start - setup_start).count();
   store_->begin(run.id);
   try {
     // Everything the run's plugins do; a throw from any of them fails this run only.
-    if (!run_plugins(run, data, record, profile, run_start)) {  // abandoned: nothing written, a rerun redoes it
+    const bool finished = run_plugins(run, data, record, profile, run_start);
+    worker.run += std::chrono::duration<double>(Clock::now() - run_start).count();
+    if (!finished) {  // abandoned: nothing written, a rerun redoes it
       store_->abandon(run.id);
       return false;
     }
   } catch (const std::exception& e) {
-    record_failure(run, std::move(identity), e, run_start);
+    record_failure(run, std::move(identity), e, run_start, worker);
     return false;
   }
-  store_->write(record);
-  if (observer_) observer_->run_completed(record);
   if (options_.profile && profile.rounds > 0) add_profile(record, profile);
+  writer_->submit(std::move(record), worker);
   return true;
 }
 
@@ -437,15 +417,15 @@ bool Sweep::run_online(const RunSpec& run, const RunData& data, std::vector<Metr
 }
 
 void Sweep::record_failure(const RunSpec& run, RunRecord identity, const std::exception& e,
-                           Clock::time_point run_start) {
+                           Clock::time_point run_start, SweepProfile::Worker& worker) {
   const auto* in_round = dynamic_cast<const RunFailure*>(&e);
   RunRecord failed = std::move(identity);
   failed.error = e.what();
   failed.failed_round = in_round ? in_round->round : 0;
   failed.seconds = std::chrono::duration<double>(Clock::now() - run_start).count();
   failed.peak_rss_mb = peak_rss_mb();
-  store_->write(failed);
   const std::string message = describe_run(protocol_, run) + " failed: " + failed.error;
+  writer_->submit(std::move(failed), worker);
   if (options_.fail_fast) throw Error(message + " (--fail-fast: stopping the sweep)");
   std::lock_guard lock(failure_mutex_);
   result_.failures.push_back(message);

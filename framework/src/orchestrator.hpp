@@ -24,6 +24,7 @@
 #include "round_profile.hpp"
 #include "shard.hpp"
 #include "sweep_plan.hpp"
+#include "sweep_profile.hpp"
 #include "trace_store.hpp"
 
 namespace glimpse {
@@ -73,6 +74,7 @@ struct SweepResult {
   double seconds = 0.0;
   bool interrupted = false;
   std::vector<ProfileRow> profiles;  // with SweepOptions::profile: per (dataset, learner label), runs done now
+  SweepProfile sweep_profile;        // where this invocation's time went, thread by thread (always measured)
 };
 
 // Shares one sweep among processes (MPI ranks). The coordinator owns the output and hands out runs one at a

@@ -245,8 +245,29 @@ TraceContents read_trace_contents(const fs::path& output, const std::string& exp
 }
 
 
+namespace {
+// A trace file can be written at `output`: it is not a folder, no file stands where one of its folders should be,
+// and its folder exists (made here). Error naming the path otherwise.
+void prepare_output_path(const fs::path& output) {
+  std::error_code ec;
+  if (fs::is_directory(output, ec))
+    throw Error(output.string(), "is a folder; the output is a trace file, e.g. " + (output / "sweep.h5").string());
+  for (fs::path folder = output.parent_path(); !folder.empty(); folder = folder.parent_path()) {
+    if (fs::exists(folder, ec)) {
+      if (!fs::is_directory(folder, ec))
+        throw Error(folder.string(), "is a file, so the output " + output.string() +
+                                         " cannot be written under it; expected a folder there");
+      break;
+    }
+    if (folder == folder.parent_path()) break;
+  }
+  if (output.has_parent_path() && !fs::create_directories(output.parent_path(), ec) && ec)
+    throw Error(output.parent_path().string(), "cannot create the output's folder: " + ec.message());
+}
+}  // namespace
+
 OutputLock::OutputLock(const fs::path& output) : path_(output.string() + ".lock") {
-  if (output.has_parent_path()) fs::create_directories(output.parent_path());
+  prepare_output_path(output);
   // Lock the file, then check it is still the one at the path: a holder that was just finishing may have
   // unlinked the file we opened, and a lock on an unlinked file excludes no one.
   for (;;) {

@@ -194,7 +194,8 @@ class TraceStore {
   void begin(const std::string& id);
   // The run stopped unfinished (interrupted); it leaves nothing.
   void abandon(const std::string& id);
-  // Writes one finished or failed run durably and clears its marker; safe to call from several threads.
+  // Writes one finished or failed run durably and clears its marker; safe to call from several threads (a sweep
+  // calls it from its writer thread: run_writer.hpp).
   void write(const RunRecord& record);
 
   // Assembles the output file from the previous output and the parts (a part replaces the previous

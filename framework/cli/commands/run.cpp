@@ -67,8 +67,14 @@ po::options_description run_options() {
       "deflate the per-round 0/1 columns (correct, queried): files about 15% smaller, cheap sweeps about 5% slower "
       "(default: stored as they are; the values read back the same either way)")(
       "profile",
-      "after the sweep, print per dataset and learner where the round loop's time went (data access, learner "
-      "predict/learn, query rule, oracle, metrics, per-round trace, held-out tests) and its rounds/s")(
+      "after the sweep, print where its time went thread by thread (setting runs up, running them, waiting for and "
+      "holding the trace writer, idle at the end; planning and finishing; the serial share of the work), then per "
+      "dataset and learner where the round loop's time went (data access, learner predict/learn, query rule, oracle, "
+      "metrics, per-round trace, held-out tests) and its rounds/s. Timing every phase of every round costs time "
+      "(tens of ns per round): for the sweep's own timings use --sweep-profile")(
+      "sweep-profile",
+      "after the sweep, print only where its time went thread by thread (as --profile's first table), which costs "
+      "nothing: the round loop is not timed")(
       "mpi",
       "share the sweep among the ranks of 'mpirun -n P glimpse run ... --mpi': rank 0 hands out runs as ranks "
       "ask and writes the one output (which must be on a file system all ranks see); each rank uses --threads")(
@@ -89,6 +95,10 @@ int report_run(glimpse::SweepResult& result, const po::variables_map& vm,
   }
   if (!vm.count("quiet")) {
     glimpse::print_summary(result.output, std::cout);
+    std::cout << '\n';
+  }
+  if (vm.count("profile") || vm.count("sweep-profile")) {
+    glimpse::print_sweep_profile(result.sweep_profile, std::cout);
     std::cout << '\n';
   }
   if (vm.count("profile")) {

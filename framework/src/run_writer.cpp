@@ -1,0 +1,99 @@
+// The writer thread of a sweep (run_writer.hpp).
+#include "run_writer.hpp"
+
+#include <chrono>
+
+namespace glimpse {
+using Clock = std::chrono::steady_clock;
+
+RunWriter::RunWriter(TraceStore& store, std::size_t max_queued_bytes, std::function<void(const RunRecord&)> written)
+    : store_(store), max_queued_bytes_(max_queued_bytes), written_(std::move(written)), thread_([this] { loop(); }) {}
+
+RunWriter::~RunWriter() {
+  try {
+    close();
+  } catch (...) {  // the sweep already reports its first failure
+  }
+}
+
+std::size_t RunWriter::bytes_of(const RunRecord& record) noexcept {
+  std::size_t bytes = 0;
+  for (const RoundColumn* column : {&record.y, &record.predicted, &record.proposed, &record.row, &record.correct,
+                                    &record.queried})
+    bytes += static_cast<std::size_t>(column->size()) * column->width();
+  for (const auto& curve : record.curves) bytes += curve.rounds.size() * sizeof(std::int64_t) + curve.values.size() * 8;
+  for (const auto& matrix : record.matrices) bytes += matrix.values.size() * sizeof(double);
+  return bytes;
+}
+
+void RunWriter::submit(RunRecord record, SweepProfile::Worker& worker) {
+  const std::size_t bytes = bytes_of(record);
+  const auto asked = Clock::now();
+  std::unique_lock lock(mutex_);
+  // An empty queue takes any record, however large, so that one run never waits for itself.
+  not_full_.wait(lock, [&] { return failure_ || queue_.empty() || queued_bytes_ + bytes <= max_queued_bytes_; });
+  worker.write_wait += std::chrono::duration<double>(Clock::now() - asked).count();
+  if (failure_) {
+    abandon(record.id);
+    std::rethrow_exception(failure_);
+  }
+  queue_.push_back(std::move(record));
+  queued_bytes_ += bytes;
+  not_empty_.notify_one();
+}
+
+void RunWriter::loop() {
+  for (;;) {
+    RunRecord record;
+    {
+      std::unique_lock lock(mutex_);
+      not_empty_.wait(lock, [&] { return closing_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // closing, and everything is written
+      record = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    const std::size_t bytes = bytes_of(record);
+    const auto start = Clock::now();
+    try {
+      store_.write(record);
+      written_(record);
+    } catch (...) {
+      std::lock_guard lock(mutex_);
+      if (!failure_) failure_ = std::current_exception();
+      for (const RunRecord& dropped : queue_) abandon(dropped.id);
+      queue_.clear();
+      queued_bytes_ = 0;
+      not_full_.notify_all();
+      return;
+    }
+    writing_ += std::chrono::duration<double>(Clock::now() - start).count();
+    std::lock_guard lock(mutex_);
+    queued_bytes_ -= bytes;
+    not_full_.notify_all();
+  }
+}
+
+// A record that will not be written: its run is no longer in flight, so a rerun does not report it as interrupted.
+// (The log may be what failed: then the rerun finds the run begun and redoes it all the same.)
+void RunWriter::abandon(const std::string& id) noexcept {
+  try {
+    store_.abandon(id);
+  } catch (...) {
+  }
+}
+
+void RunWriter::close() {
+  {
+    std::lock_guard lock(mutex_);
+    closing_ = true;
+  }
+  not_empty_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  if (failure_) {
+    const std::exception_ptr failure = failure_;
+    failure_ = nullptr;
+    std::rethrow_exception(failure);
+  }
+}
+
+}  // namespace glimpse

@@ -1,0 +1,56 @@
+// Writing finished runs on a thread of their own, so that no worker waits for the trace store: the HDF5 library is
+// serial, and on many cores the runs that finish together would queue for it (issue #57). Workers hand a record over
+// and take their next run at once; the writer thread writes records in the order they came. The queue holds at most
+// `max_queued_bytes` of per-round data: past that a worker waits (the sweep then runs at the writer's pace).
+// A record handed over but not yet written is lost if the process is killed: its run counts as in flight, and the
+// rerun redoes it.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+#include "sweep_profile.hpp"
+#include "trace_store.hpp"
+
+namespace glimpse {
+
+class RunWriter {
+ public:
+  // `written` is called on the writer thread after each record is down (the progress line's count).
+  RunWriter(TraceStore& store, std::size_t max_queued_bytes, std::function<void(const RunRecord&)> written);
+  ~RunWriter();  // close()s, dropping a failure
+  RunWriter(const RunWriter&) = delete;
+  RunWriter& operator=(const RunWriter&) = delete;
+
+  // Hands a record over; waits while the queue is full (the time goes to worker.write_wait). Throws the writer's
+  // failure (a full disk) once there is one: the sweep stops.
+  void submit(RunRecord record, SweepProfile::Worker& worker);
+  // Writes what is queued, ends the thread, and rethrows the writer's failure if there was one.
+  void close();
+  // Seconds the writer thread spent writing (holding the trace store), for the profile.
+  double writing_seconds() const noexcept { return writing_; }
+
+ private:
+  static std::size_t bytes_of(const RunRecord& record) noexcept;
+  void abandon(const std::string& id) noexcept;
+  void loop();
+
+  TraceStore& store_;
+  const std::size_t max_queued_bytes_;
+  std::function<void(const RunRecord&)> written_;
+  std::mutex mutex_;
+  std::condition_variable not_empty_, not_full_;
+  std::deque<RunRecord> queue_;
+  std::size_t queued_bytes_ = 0;
+  bool closing_ = false;
+  std::exception_ptr failure_;
+  double writing_ = 0.0;
+  std::thread thread_;  // last: starts once the members it uses are ready
+};
+
+}  // namespace glimpse
