@@ -12,6 +12,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 verified=0
 for ledger in "$SOURCE_DIR"/docs/results/*.cells.csv; do
+  [ -e "$ledger" ] || break  # no ledger at all: said below
   paper=$(basename "$ledger" .cells.csv)
   seed=${GLIMPSE_VERIFY_SEED:-$((RANDOM * 32768 + RANDOM))}
   if ! "$GLIMPSE" reproduce "$paper" --root "$SOURCE_DIR" --verify --sample "${GLIMPSE_VERIFY_CELLS:-3}" \

@@ -1,14 +1,16 @@
 #!/usr/bin/python3
 """Differential runs against the CSPA authors' baseline program (kangzi/Online_Multiclass_with-Bandit_Feedback),
 run unchanged from a checkout outside this repository: none of its code is copied here, it is imported at run
-time from --authors DIR (docs/reproducing.md, "Differential runs").
+time from --authors DIR, or from a scratch clone at the pinned commit with --fetch (docs/reproducing.md,
+"Differential runs"). --output FILE keeps what is printed, with the command and the authors' commit, for a results
+page to show (paper.json's "differentials").
 
-  cspa_authors.py pipeline --authors DIR DATASET ALGO [--linear] [--l2] [--only G,PARAM] [--float-phi] ...
+  cspa_authors.py (--authors DIR | --fetch) [--output FILE] pipeline DATASET ALGO [--linear] [--l2] [--only G,PARAM] [--float-phi] ...
       train.py's pipeline on glimpse's installed rows (min-max scaled to [-1, 1] as svm-scale does): the grid
       point chosen on one run (seed 0; 700 support rows for the kernel learners), then the reported runs (seeds
       1-9, the constructors' default of 500 support rows), mean and sample std of the ratio of correct proposals;
       and how many rounds their kernel code skipped (it turns NumPy warnings into errors and skips the round).
-  cspa_authors.py replay --authors DIR TRACE.h5 RUN DATASET ALGO G GAMMA B [--float-phi]
+  cspa_authors.py (--authors DIR | --fetch) replay TRACE.h5 RUN DATASET ALGO G GAMMA B [--float-phi]
       a glimpse run's stream order and proposals fed to their kernel Banditron or BPA; prints the rounds where
       their greedy prediction differs from glimpse's.
 
@@ -24,6 +26,12 @@ import warnings
 
 import h5py
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import authors_code  # noqa: E402
+
+REPOSITORY = "https://github.com/kangzi/Online_Multiclass_with-Bandit_Feedback"
+COMMIT = "e6319c98a67c17d0ed2ca4fa9d417642a3ea2d54"  # the repository's last commit, 2019-01-18
 
 # train.py's grids. Its `args.algorithm == 'banditron' or 'bpa'` is always true, so every learner searches the
 # first list of each pair (kernel Confidit never sees its parameter anyway: it lands in `test_x`).
@@ -140,7 +148,7 @@ def replay(a):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--authors", required=True, help="checkout of kangzi/Online_Multiclass_with-Bandit_Feedback")
+    authors_code.add_arguments(parser, REPOSITORY, COMMIT)
     parser.add_argument("--cache", default=os.path.expanduser("~/.cache/glimpse/datasets"),
                         help="glimpse's installed datasets (glimpse datasets list)")
     parser.add_argument("--float-phi", action="store_true", help="round their kernel map to float32")
@@ -166,7 +174,9 @@ def main():
     a = parser.parse_args()
     os.environ.setdefault("MPLBACKEND", "Agg")  # their modules import pylab
     warnings.simplefilter("error", RuntimeWarning)  # as their kernel modules set it on import
-    {"pipeline": pipeline, "replay": replay}[a.command](a)
+    a.authors, commit = authors_code.checkout(a)
+    with authors_code.recorded(a, commit, [(a.dataset, authors_code.dataset_checksum(a.cache, a.dataset))]):
+        {"pipeline": pipeline, "replay": replay}[a.command](a)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,11 @@
 #!/usr/bin/python3
 """Differential runs against the partial-label group's own learners
 (Hooligan10/Exact_Passive_Aggressive_Classification_Partial-Labels: PLAlgorithms.py), run unchanged from a checkout
-outside this repository: none of its code is copied here, it is imported at run time from --authors DIR
-(docs/reproducing.md, "Differential runs").
+outside this repository: none of its code is copied here, it is imported at run time from --authors DIR, or from a
+scratch clone at the pinned commit with --fetch (docs/reproducing.md, "Differential runs"). --output FILE keeps what
+is printed, with the command and the authors' commit, for a results page to show.
 
-  partial_labels_authors.py --authors DIR DATASET SIZE [--scaling raw|unit|minmax_l2] [--repetitions N]
+  partial_labels_authors.py (--authors DIR | --fetch) [--output FILE] DATASET SIZE [--scaling raw|unit|minmax_l2] [--repetitions N]
       [--lambda L] [--seed S]
       runOPL.py's procedure on glimpse's installed rows: per repetition, one candidate set per row (the true
       label plus SIZE - 1 others drawn uniformly), T = 10,000 rows drawn with replacement, the four learners
@@ -23,6 +24,12 @@ import sys
 
 import h5py
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import authors_code  # noqa: E402
+
+REPOSITORY = "https://github.com/Hooligan10/Exact_Passive_Aggressive_Classification_Partial-Labels"
+COMMIT = "3bd000617076e8660d6d52125f5f0c766745f68a"  # the repository's last commit, 2020-12-31
 
 LEARNERS = [("avg_perceptron", "AveragePredictionPerceptron", False),
             ("max_perceptron", "MaxPredictionPerceptron", False),
@@ -48,7 +55,7 @@ def load_rows(dataset, cache, scaling):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--authors", required=True, help="a checkout of the group's repository")
+    authors_code.add_arguments(parser, REPOSITORY, COMMIT)
     parser.add_argument("--cache", default=os.environ.get("GLIMPSE_DATA",
                                                          os.path.expanduser("~/.cache/glimpse/datasets")))
     parser.add_argument("dataset")
@@ -59,8 +66,14 @@ def main():
     parser.add_argument("--lambda", dest="lambda_", type=float, default=0.1, help="runOPL.py's lambda1 = lambda2")
     parser.add_argument("--seed", type=int, default=0)
     a = parser.parse_args()
+    a.authors, commit = authors_code.checkout(a)
+    with authors_code.recorded(a, commit, [(a.dataset, authors_code.dataset_checksum(a.cache, a.dataset))]):
+        run(a)
+
+
+def run(a):
     sys.path.insert(0, a.authors)
-    import PLAlgorithms  # noqa: E402  (their module, from --authors)
+    import PLAlgorithms  # noqa: E402  (their module, from --authors or --fetch)
 
     x, y = load_rows(a.dataset, a.cache, a.scaling)
     m, d = x.shape

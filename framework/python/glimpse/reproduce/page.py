@@ -118,14 +118,22 @@ class Page:
         self.unexplained.append(key)
         return "**UNEXPLAINED**"
 
+    def reference(self, key):
+        """An explanation's mark where none is required: "(see [E3])", or "(a guess: [E3])"."""
+        if key not in self.used_explanations:
+            self.used_explanations.append(key)
+        ref = f"[E{self.used_explanations.index(key) + 1}]"
+        e = self.explanations[key]
+        return f"(see {ref})" if not e.get("guess") and self.shown_by(e) else f"(a guess: {ref})"
+
     def claim(self, spec):
         verdict, numbers = claim_checks.evaluate(self, spec)
         self.claim_counts[spec["source"]][verdict] += 1
         text = verdict
         if verdict == FAILS:
             text = "fails, " + self.explain(spec["id"])
-        elif spec["id"] in self.explanations:
-            text = f"{verdict}, " + self.explain(spec["id"]).replace("**UNEXPLAINED** ", "")
+        elif spec["id"] in self.explanations:  # a tie (or a claim that holds) may carry an explanation too
+            text = f"{verdict} " + self.reference(spec["id"])
         who = {"paper": "paper", "paper_stand_in": "paper, on a stand-in", "project": "ours"}[spec["source"]]
         self.lines.append(f"| `{spec['id']}` | {who} | {spec['text']} | {text} | {numbers} |")
 
