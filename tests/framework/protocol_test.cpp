@@ -210,8 +210,11 @@ TEST(Protocol, AGridPointRepeatedByAnExpressionRunsOnceAndIsSaid) {
   EXPECT_NE(notes[0].find("x.json: learners[0] (perceptron): on dataset"), std::string::npos) << notes[0];
   EXPECT_NE(notes[0].find("grid point 2 has the values of grid point 0"), std::string::npos) << notes[0];
   std::set<std::pair<double, std::uint64_t>> points;  // (eta, seed): each once
-  for (const auto& run : at_six)
-    if (run.learner == 0) EXPECT_TRUE(points.insert({run.learner_params.real("eta"), run.seed}).second);
+  for (const auto& run : at_six) {
+    if (run.learner == 0) {
+      EXPECT_TRUE(points.insert({run.learner_params.real("eta"), run.seed}).second);
+    }
+  }
   notes.clear();
   EXPECT_EQ(expand_runs(p, {{40, 2, 4}}, &notes).size(), (3u + 1) * 2);  // 1/6: a third point
   EXPECT_TRUE(notes.empty());
