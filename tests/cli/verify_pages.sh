@@ -24,5 +24,7 @@ for ledger in "$SOURCE_DIR"/docs/results/*.cells.csv; do
   echo "$paper: $(grep -c '^ok ' "$work/$paper.txt") cells identical to the ledger (--seed $seed)"
   verified=$((verified + 1))
 done
-[ "$verified" -ge 5 ] || { echo "FAILED: only $verified pages have a ledger"; exit 1; }
+# Every generated paper page has its ledger (the pages awaiting regeneration, docs/reproducing.md, have neither).
+pages=$(ls "$SOURCE_DIR"/docs/results/*.md | grep -vc '/vw_comparison\.md$' || true)
+[ "$verified" -ge 3 ] && [ "$verified" = "$pages" ] || { echo "FAILED: $verified ledgers for $pages paper pages"; exit 1; }
 echo "1 passed, 0 failed"

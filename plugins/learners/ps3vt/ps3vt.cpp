@@ -10,7 +10,7 @@
 // The ball's radius R (P3: 1) is a parameter because against a fixed radius the features' scale, which P3 does not
 // state, decides how far the margins can grow: it is the same as scaling the features (see `radius`).
 // `schedule`, `sampling`, `passes` and `thresholded` can instead follow what the authors' published code does
-// (ps3vt_multi_train.m, read in docs/results/semi_supervised.md [authors' code]): steps mu/(t + n), passes over a fresh
+// (ps3vt_multi_train.m, read in docs/reproducing.md, "The PS3VT paper's code"): steps mu/(t + n), passes over a fresh
 // permutation, and the thresholding of the *leading* singular values.
 #include <Eigen/Dense>
 #include <cmath>
