@@ -16,8 +16,6 @@ namespace glimpse::cli {
 
 namespace {
 
-std::string json_text(const std::string& text) { return param_value_json(ParamValue(text)); }
-
 std::string bound_json(const std::optional<ParamBound>& bound) {
   if (!bound) return "null";
   return "{\"value\": " + param_value_json(ParamValue(bound->value)) + ", \"open\": " + (bound->open ? "true" : "false") +

@@ -41,8 +41,6 @@ std::vector<std::int64_t> parse_seed_list(const std::string& text) {
   return seeds;
 }
 
-std::string json_text(const std::string& text) { return param_value_json(ParamValue(text)); }
-
 }  // namespace
 
 int command_select(const std::vector<std::string>& args) {
