@@ -24,7 +24,7 @@ namespace glimpse {
 using Clock = std::chrono::steady_clock;
 
 // Per-round data the writer thread may hold queued before a worker waits for it: a few hundred runs of 1-2 MB.
-constexpr std::size_t max_queued_bytes = std::size_t{512} << 20;
+constexpr std::size_t writer_queue_limit_bytes = std::size_t{512} << 20;
 
 namespace {
 
@@ -216,7 +216,7 @@ SweepResult Sweep::run() {
     store_->compact_rounds(options_.compact_traces);
   }
   if (observer_) observer_->begin(result_.total_runs, result_.already_complete, rounds_played_);
-  writer_.emplace(*store_, max_queued_bytes, [this](const RunRecord& record) {
+  writer_.emplace(*store_, writer_queue_limit_bytes, [this](const RunRecord& record) {
     if (observer_ && record.error.empty()) observer_->run_completed(record);
   });
   {

@@ -1,19 +1,63 @@
 // The writer thread of a sweep (run_writer.hpp).
 #include "run_writer.hpp"
 
+#include <signal.h>
+#include <time.h>
+
+#include <array>
 #include <chrono>
 
 namespace glimpse {
 using Clock = std::chrono::steady_clock;
 
+namespace {
+// The open writer a fatal signal drains (one at a time: a second writer opened meanwhile has no handler), and the
+// handlers the signals had before.
+std::atomic<RunWriter*> crash_drained_writer{nullptr};
+constexpr std::array<int, 5> fatal_signals{SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+std::array<struct sigaction, fatal_signals.size()> previous_actions{};
+}  // namespace
+
 RunWriter::RunWriter(TraceStore& store, std::size_t max_queued_bytes, std::function<void(const RunRecord&)> written)
-    : store_(store), max_queued_bytes_(max_queued_bytes), written_(std::move(written)), thread_([this] { loop(); }) {}
+    : store_(store), max_queued_bytes_(max_queued_bytes), written_(std::move(written)), thread_([this] { loop(); }) {
+  writer_thread_ = thread_.native_handle();
+  install_crash_handler();
+}
 
 RunWriter::~RunWriter() {
   try {
     close();
   } catch (...) {  // the sweep already reports its first failure
   }
+}
+
+void RunWriter::install_crash_handler() {
+  RunWriter* none = nullptr;
+  if (!crash_drained_writer.compare_exchange_strong(none, this)) return;
+  struct sigaction action {};
+  action.sa_handler = &RunWriter::on_fatal_signal;
+  sigemptyset(&action.sa_mask);
+  for (std::size_t i = 0; i < fatal_signals.size(); ++i) sigaction(fatal_signals[i], &action, &previous_actions[i]);
+  handler_installed_ = true;
+}
+
+void RunWriter::remove_crash_handler() noexcept {
+  if (!handler_installed_) return;
+  for (std::size_t i = 0; i < fatal_signals.size(); ++i) sigaction(fatal_signals[i], &previous_actions[i], nullptr);
+  crash_drained_writer.store(nullptr);
+  handler_installed_ = false;
+}
+
+// Only async-signal-safe calls here: atomics, nanosleep, sigaction, raise.
+void RunWriter::on_fatal_signal(int signal) {
+  RunWriter* writer = crash_drained_writer.load();
+  if (writer && !pthread_equal(pthread_self(), writer->writer_thread_) && !writer->crashed_.exchange(true)) {
+    const timespec pause{0, 10'000'000};
+    for (int waited = 0; waited < 1000 && !writer->drained_.load(); ++waited) nanosleep(&pause, nullptr);
+  }
+  for (std::size_t i = 0; i < fatal_signals.size(); ++i)
+    if (fatal_signals[i] == signal) sigaction(signal, &previous_actions[i], nullptr);
+  raise(signal);  // delivered once this handler returns (a fault re-executed faults again): the process ends as it would
 }
 
 std::size_t RunWriter::bytes_of(const RunRecord& record) noexcept {
@@ -47,8 +91,13 @@ void RunWriter::loop() {
     RunRecord record;
     {
       std::unique_lock lock(mutex_);
-      not_empty_.wait(lock, [&] { return closing_ || !queue_.empty(); });
-      if (queue_.empty()) return;  // closing, and everything is written
+      // A short wait, so that a crash elsewhere (which cannot notify from its signal handler) is seen.
+      while (!closing_ && queue_.empty() && !crashed_.load())
+        not_empty_.wait_for(lock, std::chrono::milliseconds(20));
+      if (queue_.empty()) {  // closing, or crashing, and everything is written
+        drained_.store(true);
+        return;
+      }
       record = std::move(queue_.front());
       queue_.pop_front();
     }
@@ -64,6 +113,7 @@ void RunWriter::loop() {
       queue_.clear();
       queued_bytes_ = 0;
       not_full_.notify_all();
+      drained_.store(true);
       return;
     }
     writing_ += std::chrono::duration<double>(Clock::now() - start).count();
@@ -89,6 +139,7 @@ void RunWriter::close() {
   }
   not_empty_.notify_all();
   if (thread_.joinable()) thread_.join();
+  remove_crash_handler();
   if (failure_) {
     const std::exception_ptr failure = failure_;
     failure_ = nullptr;

@@ -2,10 +2,15 @@
 // serial, and on many cores the runs that finish together would queue for it (issue #57). Workers hand a record over
 // and take their next run at once; the writer thread writes records in the order they came. The queue holds at most
 // `max_queued_bytes` of per-round data: past that a worker waits (the sweep then runs at the writer's pace).
-// A record handed over but not yet written is lost if the process is killed: its run counts as in flight, and the
-// rerun redoes it.
+// A record handed over but not yet written is lost if the process is killed (kill -9): its run counts as in flight,
+// and the rerun redoes it. A plugin that crashes the process (a fatal signal on another thread: a segfault, an abort)
+// does not take finished runs with it: while a writer is open, the signal's handler waits (at most 10 s) for the
+// writer thread to write what is queued, then lets the signal end the process as it would have.
 #pragma once
 
+#include <pthread.h>
+
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -37,6 +42,9 @@ class RunWriter {
 
  private:
   static std::size_t bytes_of(const RunRecord& record) noexcept;
+  static void on_fatal_signal(int signal);
+  void install_crash_handler();
+  void remove_crash_handler() noexcept;
   void abandon(const std::string& id) noexcept;
   void loop();
 
@@ -50,6 +58,10 @@ class RunWriter {
   bool closing_ = false;
   std::exception_ptr failure_;
   double writing_ = 0.0;
+  std::atomic<bool> crashed_{false};  // a fatal signal on another thread: write what is queued, then stop
+  std::atomic<bool> drained_{false};  // the writer thread has stopped (after writing what was queued)
+  pthread_t writer_thread_{};         // whose signal must not wait for itself
+  bool handler_installed_ = false;
   std::thread thread_;  // last: starts once the members it uses are ready
 };
 
