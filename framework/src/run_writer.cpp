@@ -38,14 +38,12 @@ void RunWriter::install_crash_handler() {
   action.sa_handler = &RunWriter::on_fatal_signal;
   sigemptyset(&action.sa_mask);
   for (std::size_t i = 0; i < fatal_signals.size(); ++i) sigaction(fatal_signals[i], &action, &previous_actions[i]);
-  handler_installed_ = true;
 }
 
 void RunWriter::remove_crash_handler() noexcept {
-  if (!handler_installed_) return;
+  if (crash_drained_writer.load() != this) return;  // another writer's handler, or none
   for (std::size_t i = 0; i < fatal_signals.size(); ++i) sigaction(fatal_signals[i], &previous_actions[i], nullptr);
   crash_drained_writer.store(nullptr);
-  handler_installed_ = false;
 }
 
 // Only async-signal-safe calls here: atomics, nanosleep, sigaction, raise.

@@ -61,7 +61,6 @@ class RunWriter {
   std::atomic<bool> crashed_{false};  // a fatal signal on another thread: write what is queued, then stop
   std::atomic<bool> drained_{false};  // the writer thread has stopped (after writing what was queued)
   pthread_t writer_thread_{};         // whose signal must not wait for itself
-  bool handler_installed_ = false;
   std::thread thread_;  // last: starts once the members it uses are ready
 };
 
