@@ -41,13 +41,14 @@ std::string csv_field(const std::string& text) {
   return out + "\"";
 }
 
+std::string json_text(const std::string& text) { return param_value_json(ParamValue(text)); }
+
 namespace {
 std::size_t row_count(const h5::TableColumn& c) {
   using Type = h5::TableColumn::Type;
   return c.type == Type::text ? c.texts.size() : c.type == Type::integer ? c.integers.size() : c.reals.size();
 }
 
-std::string json_text(const std::string& text) { return param_value_json(ParamValue(text)); }
 
 // One cell's text in the format: CSV leaves NaN empty and spells infinities as R and pandas read them; JSON has
 // no such numbers, so both are null there.

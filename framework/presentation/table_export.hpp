@@ -27,5 +27,7 @@ void write_table(const std::vector<h5::TableColumn>& columns, ExportFormat forma
 
 // A CSV field: as is, or quoted with its quotes doubled when it holds a comma, quote or line break.
 std::string csv_field(const std::string& text);
+// TEXT as a JSON string (quoted and escaped).
+std::string json_text(const std::string& text);
 
 }  // namespace glimpse

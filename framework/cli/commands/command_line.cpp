@@ -12,7 +12,6 @@
 
 #include "commands.hpp"
 #include "glimpse/error.hpp"
-#include "glimpse/params.hpp"
 
 #ifndef GLIMPSE_INSTALL_LIBDIR
 #define GLIMPSE_INSTALL_LIBDIR "lib"
@@ -94,7 +93,5 @@ int run_python_module(const std::string& module, const std::vector<std::string>&
   prepare_python_environment();
   return run_program(python_command(module, args));
 }
-
-std::string json_text(const std::string& text) { return param_value_json(ParamValue(text)); }
 
 }  // namespace glimpse::cli

@@ -50,9 +50,6 @@ ParsedCommand parse_command(const std::vector<std::string>& args, const po::opti
                             const po::positional_options_description& positional,
                             std::initializer_list<const char*> required);
 
-// TEXT as a JSON string (quoted and escaped).
-std::string json_text(const std::string& text);
-
 // Runs a program (no shell) with its standard output sent to our standard error; its exit status, or -1.
 int run_program(const std::vector<std::string>& command);
 

@@ -10,6 +10,7 @@
 #include "glimpse/params.hpp"
 #include "glimpse/plugin.hpp"
 #include "plugin_registry.hpp"
+#include "table_export.hpp"
 #include "text_table.hpp"
 
 namespace glimpse::cli {

@@ -7,8 +7,8 @@
 
 #include "commands.hpp"
 #include "glimpse/error.hpp"
-#include "glimpse/params.hpp"
 #include "summary.hpp"
+#include "table_export.hpp"
 #include "trace_reading.hpp"
 
 namespace glimpse::cli {
