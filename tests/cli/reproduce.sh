@@ -191,8 +191,14 @@ set +e; out=$("$GLIMPSE" reproduce nosuch 2>&1); status=$?; set -e
 # reproduce runs) and up to date with its protocols, the files they read, programs, plugins and the core; none is
 # hand-written. The pages docs/reproducing.md lists as awaiting regeneration may be absent ("never generated"), never
 # stale, and that list names exactly them.
+# A build of other arithmetic (the sanitizer's) sees every page stale by exactly that, and by nothing else.
 awaiting="selective_sampling semi_supervised vw_comparison"
-listing=$("$GLIMPSE" reproduce --list --strict --root "$SOURCE_DIR")
+if [ -z "$unreproducible" ]; then
+  listing=$("$GLIMPSE" reproduce --list --strict --root "$SOURCE_DIR")
+else
+  listing=$("$GLIMPSE" reproduce --list --root "$SOURCE_DIR" |
+            sed -E 's/^([a-z_]+ +)stale: core: build_arithmetic changed( |$)/\1up to date\2/')
+fi
 section=$(sed -n '/^## Pages awaiting regeneration/,/^## /p' "$SOURCE_DIR/docs/reproducing.md")
 while read -r paper state; do
   if [[ " $awaiting " == *" $paper "* ]]; then
