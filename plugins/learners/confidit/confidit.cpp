@@ -6,6 +6,7 @@
 // w_new = A_new^{-1}(A_old w' + rho x)) and `log_factor` (widths^2 times log(t + 1)).
 #include <algorithm>
 #include <cmath>
+#include <glimpse/algorithms/second_order_state.hpp>
 #include <glimpse/glimpse.hpp>
 #include <glimpse/linear_model.hpp>
 
@@ -21,6 +22,7 @@ class Confidit final : public glimpse::Learner {
     return {
         .name = "confidit",
         .kind = glimpse::PluginKind::learner,
+        .revision = 2,  // 2: full A_i^{-1} in the shared packed second-order state, w_i updated by recursive least squares
         .summary = "Confidit: second-order per-class models, upper-confidence proposals (diagonal or full A)",
         .reference = "Crammer & Gentile, ICML 2011, as in the CSPA paper's experiments",
         .params =
@@ -46,9 +48,9 @@ class Confidit final : public glimpse::Learner {
     widths_.setZero(shape.K);
     unit_values_.assign(static_cast<std::size_t>(shape.d), 0.0f);
     if (matrix_ == MatrixForm::full) {
-      inverses_.assign(static_cast<std::size_t>(shape.K), Matrix::Identity(shape.d, shape.d) / start);
+      inverses_.resize(static_cast<std::size_t>(shape.K));
+      for (auto& inverse : inverses_) inverse.reset(shape.d, static_cast<double>(start), "confidit's matrix full");
       dense_x_.setZero(shape.d);
-      inverse_x_.setZero(shape.d);
     } else {
       a_.setConstant(shape.K, shape.d, start);
     }
@@ -81,21 +83,14 @@ class Confidit final : public glimpse::Learner {
     T* b = b_.row(k).data();
     T* w = model_.weights().row(k).data();
     if (matrix_ == MatrixForm::full) {
-      u.to_dense(dense_x_);
-      b_.row(k) += rho * dense_x_.transpose();
-      Matrix& inverse = inverses_[static_cast<std::size_t>(k)];
-      // Sherman-Morrison: (A + x x')^{-1} = A^{-1} - (A^{-1} x)(A^{-1} x)' / (1 + x' A^{-1} x).
-      inverse_x_.noalias() = inverse * dense_x_;
-      const T denominator = 1 + dense_x_.dot(inverse_x_);
-      inverse.noalias() -= (inverse_x_ * inverse_x_.transpose()) / denominator;
-      if (projection_) {
-        // w_new = A_new^{-1}(A_old w' + rho x) = w' + (rho - x . w') A_new^{-1} x.
-        inverse_x_.noalias() = inverse * dense_x_;
-        const T step = rho - model_.weights().row(k).dot(dense_x_.transpose());
-        model_.weights().row(k) += step * inverse_x_.transpose();
-      } else {
-        model_.weights().row(k).noalias() = (inverse * b_.row(k).transpose()).transpose();
-      }
+      // predict() left p = A_k^{-1} x and r = x' A_k^{-1} x in class k's state (learn follows predict on the same x).
+      // A_new^{-1} x = p / (1 + r), so w_new = A_new^{-1}(A_old w' + rho x) = w' + (rho - x . w') p / (1 + r): the
+      // recursive least-squares form of w = A^{-1} b (with w' = w when nothing projected it).
+      auto& inverse = inverses_[static_cast<std::size_t>(k)];
+      const T step = (rho - model_.weights().row(k).dot(dense_x_.transpose())) /
+                     static_cast<T>(1.0 + inverse.last_quadratic());
+      model_.weights().row(k) += step * inverse.last_product().transpose();
+      inverse.add_last(inverse.last_quadratic());
       return;
     }
     T* a = a_.row(k).data();
@@ -111,12 +106,10 @@ class Confidit final : public glimpse::Learner {
   }
 
  private:
-  // x' A_i^{-1} x for class i; in full mode A_i^{-1} x is left in inverse_x_.
+  // x' A_i^{-1} x for class i; in full mode A_i^{-1} x is left in class i's state.
   T inverse_quadratic(std::int32_t i, const glimpse::Instance& u) {
-    if (matrix_ == MatrixForm::full) {
-      inverse_x_.noalias() = inverses_[static_cast<std::size_t>(i)] * dense_x_;
-      return dense_x_.dot(inverse_x_);
-    }
+    if (matrix_ == MatrixForm::full)
+      return static_cast<T>(inverses_[static_cast<std::size_t>(i)].quadratic_dense(dense_x_));
     const T* a = a_.row(i).data();
     T quadratic = 0;
     for (std::int32_t j = 0; j < u.nnz; ++j) {
@@ -134,7 +127,7 @@ class Confidit final : public glimpse::Learner {
     const T factor = (score - clipped) / quadratic;
     T* w = model_.weights().row(i).data();
     if (matrix_ == MatrixForm::full) {
-      model_.weights().row(i) -= factor * inverse_x_.transpose();
+      model_.weights().row(i) -= factor * inverses_[static_cast<std::size_t>(i)].last_product().transpose();
     } else {
       const T* a = a_.row(i).data();
       for (std::int32_t j = 0; j < u.nnz; ++j) {
@@ -162,9 +155,9 @@ class Confidit final : public glimpse::Learner {
   bool projection_ = false, log_factor_ = false;
   std::int64_t round_ = 0;
   glimpse::LinearModel<T> model_;
-  Matrix a_, b_;                  // diagonal of A_i (diag mode) and b_i, one row per class
-  std::vector<Matrix> inverses_;  // full mode: A_i^{-1}
-  Vector widths_, dense_x_, inverse_x_;
+  Matrix a_, b_;  // diagonal of A_i and b_i, one row per class (diag mode)
+  std::vector<glimpse::algorithms::SecondOrderState<T>> inverses_;  // full mode: A_i^{-1}
+  Vector widths_, dense_x_;
   std::vector<glimpse::Feature> unit_values_;
 };
 

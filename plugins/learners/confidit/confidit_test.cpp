@@ -60,8 +60,15 @@ TEST(Confidit, FullMatrixMatchesADirectInverseAndDiagonalAgreesInOneDimension) {
     const DenseRow x({static_cast<Feature>(rng.normal())});
     diag->predict(x.view(), p1);
     full->predict(x.view(), p2);
-    ASSERT_EQ(p1.proposed, p2.proposed);
     for (int i = 0; i < 4; ++i) ASSERT_NEAR(p1.scores[i], p2.scores[i], 1e-12);
+    // The full form moves w by recursive least squares, so a weight that is exactly 0 in the diagonal form (b = 0
+    // after a right and a wrong round) may be 1e-17 there: the proposals may differ only between classes whose
+    // upper bounds tie exactly in the diagonal form (equal scores, equal widths), and both then learn the diagonal
+    // form's proposal.
+    if (p1.proposed != p2.proposed) {
+      ASSERT_EQ(p1.scores[p1.proposed], p1.scores[p2.proposed]) << "round " << t;
+      p2.proposed = p1.proposed;
+    }
     const bool right = rng.below(2) == 0;
     diag->learn(x.view(), p1, CorrectnessFeedback{right});
     full->learn(x.view(), p2, CorrectnessFeedback{right});

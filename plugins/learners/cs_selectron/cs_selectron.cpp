@@ -14,7 +14,7 @@
 // (N = |S|, T = the dataset's rows) the learner predicts with the passive model for the rest of the run. The
 // active model learns only from the rounds its rule chose. Both keep learning after a switch.
 #include <glimpse/algorithms/cost_matrix.hpp>
-#include <glimpse/algorithms/inverse_tracker.hpp>
+#include <glimpse/algorithms/second_order_state.hpp>
 #include <glimpse/algorithms/selective_theory.hpp>
 #include <glimpse/glimpse.hpp>
 
@@ -81,7 +81,7 @@ class GlmModel {
   bool logistic_ = true;
   std::int32_t k_ = 0;
   glimpse::algorithms::LogisticGlm glm_;
-  glimpse::algorithms::InverseTracker inverse_;
+  glimpse::algorithms::SecondOrderState<double> inverse_;
   Eigen::MatrixXd b_;
   Eigen::VectorXd v_;
   double last_r_ = 0.0;
@@ -92,7 +92,8 @@ class CsSelectron final : public glimpse::Learner {
   static glimpse::PluginSpec spec() {
     return {.name = "cs_selectron",
             .kind = glimpse::PluginKind::learner,
-            .revision = 2,  // 2: the logistic refit starts from the tracked gradient, passes are matrix products
+            .revision = 3,  // 2: the logistic refit starts from the tracked gradient, passes are matrix products;
+                            // 3: M^{-1} (and the ONS Gram inverse) in the shared packed second-order state
             .summary =
                 "cost-sensitive GLM (logistic or linear link) refitted on labelled rounds, predicts the least "
                 "expected cost; optional safety switch to a passive model",

@@ -22,7 +22,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <glimpse/algorithms/inverse_tracker.hpp>
+#include <glimpse/algorithms/second_order_state.hpp>
 #include <vector>
 
 #include "lbfgs.hpp"
@@ -318,7 +318,7 @@ class LogisticGlm {
   Eigen::LLT<Eigen::MatrixXd> subspace_cholesky_;
   Eigen::MatrixXd curvature_sum_, curvature_inverse_, scratch_square_;
   Eigen::LLT<Eigen::MatrixXd> cholesky_;
-  InverseTracker gram_;  // ons: (X'X + 2 gamma K I)^{-1}
+  SecondOrderState<double> gram_;  // ons: (X'X + 2 gamma K I)^{-1}
   std::int64_t next_refit_ = 1, refits_ = 0, refitted_at_ = 0;
   mutable std::int64_t passes_ = 0;
   Lbfgs solver_;

@@ -7,6 +7,7 @@
 // read here: the update follows the codes, the paper's eta-loss family and adaptive exploration are not built.
 #include <cmath>
 #include <glimpse/algorithms/exploration.hpp>
+#include <glimpse/algorithms/second_order_state.hpp>
 #include <glimpse/glimpse.hpp>
 
 namespace {
@@ -23,6 +24,7 @@ class Soba final : public glimpse::algorithms::EpsilonGreedyLinearLearner<T> {
   static glimpse::PluginSpec spec() {
     return {.name = "soba",
             .kind = glimpse::PluginKind::learner,
+            .revision = 2,  // 2: full A^{-1} in the shared packed second-order state, W by recursive least squares
             .summary = "SOBA: second-order Banditron, margin-tested updates on right proposals (diagonal or full A)",
             .reference = "Beygelzimer, Orabona, Zhang, ICML 2017, as in the public MATLAB codes",
             .params = {glimpse::ParamSpec::real("gamma", "0.01", "exploration rate (gamma)")
@@ -44,9 +46,8 @@ class Soba final : public glimpse::algorithms::EpsilonGreedyLinearLearner<T> {
     theta_.setZero(shape.K, shape.d);
     if (matrix_ == MatrixForm::full) {
       const std::int64_t n = static_cast<std::int64_t>(shape.K) * shape.d;
-      inverse_ = Matrix::Identity(n, n) / static_cast<T>(a_);
+      inverse_.reset(n, a_, "soba's matrix full (a Kd x Kd matrix)");
       z_.setZero(n);
-      inverse_z_.setZero(n);
     } else {
       diagonal_.setConstant(shape.K, shape.d, static_cast<T>(a_));
     }
@@ -102,17 +103,16 @@ class Soba final : public glimpse::algorithms::EpsilonGreedyLinearLearner<T> {
       z_[static_cast<std::int64_t>(runner_up) * d_ + j] = scale * static_cast<T>(v);
       z_[static_cast<std::int64_t>(y) * d_ + j] = -scale * static_cast<T>(v);
     });
-    inverse_z_.noalias() = inverse_ * z_;
-    const double z_inverse_z = static_cast<double>(z_.dot(inverse_z_));
-    const double w_dot_g = static_cast<double>(model_.all_weights().dot(z_)) / std::sqrt(p);
-    const double m = margin_term(w_dot_g, p, z_inverse_z);
+    const double z_inverse_z = inverse_.quadratic_dense(z_);  // leaves q = A^{-1} z in last_product()
+    const double w_dot_z = static_cast<double>(model_.all_weights().dot(z_));
+    const double m = margin_term(w_dot_z / std::sqrt(p), p, z_inverse_z);
     if (margin_ + m < 0) return;
     margin_ += m;
-    // Sherman-Morrison: (A + z z^T)^{-1} = A^{-1} - A^{-1} z z^T A^{-1} / (1 + z^T A^{-1} z); theta -= z / sqrt(p).
-    inverse_.noalias() -= (inverse_z_ * inverse_z_.transpose()) / static_cast<T>(1 + z_inverse_z);
-    Eigen::Map<Vector> theta(theta_.data(), theta_.size());
-    theta -= z_ * scale;
-    model_.all_weights().noalias() = inverse_ * theta;
+    // A += z z^T and theta -= z / sqrt(p); W = A^{-1} theta then moves by recursive least squares:
+    // W_new = W - q (1 / sqrt(p) + z . W) / (1 + z^T A^{-1} z), q = A^{-1} z (Sherman-Morrison applied to W).
+    const T step = static_cast<T>((1 / std::sqrt(p) + w_dot_z) / (1 + z_inverse_z));
+    model_.all_weights() -= step * inverse_.last_product();
+    inverse_.add_last(z_inverse_z);
   }
 
   enum class MatrixForm { diag, full };  // the choices' order
@@ -120,8 +120,9 @@ class Soba final : public glimpse::algorithms::EpsilonGreedyLinearLearner<T> {
   MatrixForm matrix_ = MatrixForm::diag;
   std::int32_t d_ = 0;
   double margin_ = 0;
-  Matrix theta_, diagonal_, inverse_;
-  Vector z_, inverse_z_;
+  Matrix theta_, diagonal_;  // diag mode
+  glimpse::algorithms::SecondOrderState<T> inverse_;  // full mode: A^{-1}
+  Vector z_;
 };
 
 }  // namespace

@@ -13,7 +13,7 @@
 #include <limits>
 #include <vector>
 #include <glimpse/algorithms/exploration.hpp>
-#include <glimpse/algorithms/inverse_tracker.hpp>
+#include <glimpse/algorithms/second_order_state.hpp>
 #include <glimpse/algorithms/normalized_step.hpp>
 #include <glimpse/glimpse.hpp>
 #include <glimpse/linear_model.hpp>
@@ -27,7 +27,8 @@ class SquareCb final : public glimpse::Learner {
     return {
         .name = "squarecb",
         .kind = glimpse::PluginKind::learner,
-        .revision = 2,  // 2: update "normalized" sums a dense row in 16 partial sums
+        .revision = 3,  // 2: update "normalized" sums a dense row in 16 partial sums; 3: "ridge" keeps its inverses in
+                        // the shared packed second-order state, in the learner's precision
         .summary = "SquareCB: inverse gap weighting over per-class online least-squares cost estimates",
         .reference =
             "Foster & Rakhlin, ICML 2020, as in Vowpal Wabbit's cb_explore_adf_squarecb (README.md here)",
@@ -143,7 +144,7 @@ class SquareCb final : public glimpse::Learner {
     auto& inverse = inverse_gram_[static_cast<std::size_t>(a)];
     const double r = inverse.quadratic(x);
     const double gain = (cost - static_cast<double>(costs_.row_dot(a, x))) / (1.0 + r);
-    costs_.weights().row(a) += (gain * inverse.last_product()).template cast<T>().transpose();
+    costs_.weights().row(a) += static_cast<T>(gain) * inverse.last_product().transpose();
     inverse.add_last(r);
   }
 
@@ -159,7 +160,7 @@ class SquareCb final : public glimpse::Learner {
   glimpse::LinearModel<T> costs_;
   Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> squared_gradients_;
   glimpse::algorithms::NormalizedLeastSquares<T> normalized_step_;
-  std::vector<glimpse::algorithms::InverseTracker> inverse_gram_;  // per class, under `ridge`
+  std::vector<glimpse::algorithms::SecondOrderState<T>> inverse_gram_;  // per class, under `ridge`
   Costs clipped_;  // the clipped estimates predict() returns under `normalized` and `ridge`
   glimpse::algorithms::InverseGapWeighting explore_;
   glimpse::Rng rng_;

@@ -1,7 +1,7 @@
 // BBQ (Cesa-Bianchi, Gentile, Orabona): query when the instance is still uncertain in the metric of the
 // queried ones, r_t = x^T M_t^{-1} x >= t^{-kappa}, with M_t = m0 I + sum of the queried x x^T.
 #include <cmath>
-#include <glimpse/algorithms/inverse_tracker.hpp>
+#include <glimpse/algorithms/uncertainty_rule.hpp>
 #include <glimpse/glimpse.hpp>
 
 namespace {
@@ -11,6 +11,7 @@ class Bbq final : public glimpse::algorithms::UncertaintyRule {
   static glimpse::PluginSpec spec() {
     return {.name = "bbq",
             .kind = glimpse::PluginKind::query_rule,
+            .revision = 2,  // 2: M^{-1} in the shared packed second-order state
             .summary = "queries when x^T M^{-1} x >= t^(-kappa) (M: m0 I plus the queried x x^T)",
             .reference = "Agarwal, ICML 2013, section 4 (BBQ)",
             .params = {glimpse::ParamSpec::real("kappa", "0.5", "exponent of the threshold t^(-kappa)")

@@ -1,0 +1,197 @@
+// The second-order state that learners and query rules share: M^{-1} for M = m0 I + sum of the added x x^T
+// (Confidit's and SOBA's A^{-1}, SquareCB's ridge Gram inverse, the BBQ/DGS query rules' and CS-Selectron's
+// M^{-1}), kept by Sherman-Morrison in O(d^2) per added x, never an O(d^3) inverse.
+//
+// Why it is laid out this way: the state is d x d while a round touches it only to form M^{-1} x, so a learner runs
+// at the memory's speed. The matrix is stored packed (the lower triangle, row by row: half the bytes of a dense
+// one), and an added x is not applied at once: its downdate M^{-1} -= p p' / (1 + r) (p = M^{-1} x) is kept
+// pending and applied by the next product, row by row in the same sweep that reads the row for it. Each round
+// therefore reads and writes the matrix once, where the dense form read it twice and wrote it once.
+// Allocation-free after reset(). T = float halves the bytes again; double is the default of the query rules.
+#pragma once
+
+#include <Eigen/Core>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <glimpse/glimpse.hpp>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace glimpse::algorithms {
+
+// 32-byte vectors (GCC and Clang vector extensions): one AVX register, or two SSE ones.
+typedef float FloatLanes __attribute__((vector_size(32)));
+typedef double DoubleLanes __attribute__((vector_size(32)));
+
+template <class T>
+class SecondOrderState {
+  using Lanes = std::conditional_t<std::is_same_v<T, float>, FloatLanes, DoubleLanes>;
+  static constexpr std::int64_t kWidth = sizeof(Lanes) / sizeof(T);
+
+ public:
+  using Vector = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+  using Matrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
+
+  // M = initial_scale I. The packed matrix must fit: refuse dimensions whose matrix would exceed `max_bytes`.
+  void reset(std::int64_t dim, double initial_scale, const char* owner = "the query rule", double max_bytes = 4.0e9) {
+    const double bytes = static_cast<double>(sizeof(T)) * static_cast<double>(dim) * static_cast<double>(dim + 1) / 2;
+    if (bytes > max_bytes)
+      throw Error(std::string(owner) + " keeps a d x d matrix; d = " + std::to_string(dim) + " needs " +
+                  std::to_string(static_cast<long long>(bytes / 1e6)) + " MB (reduce d, e.g. with a projection)");
+    dim_ = dim;
+    row_starts_.assign(static_cast<std::size_t>(dim + 1), 0);
+    for (std::int64_t i = 0; i < dim; ++i)
+      row_starts_[static_cast<std::size_t>(i + 1)] = row_starts_[static_cast<std::size_t>(i)] + row_length(i);
+    packed_.setZero(row_starts_.back());
+    const T diagonal = static_cast<T>(1.0 / initial_scale);
+    for (std::int64_t i = 0; i < dim; ++i) packed_[row_start(i) + i] = diagonal;
+    const std::int64_t padded = row_length(dim - 1 < 0 ? 0 : dim - 1);
+    x_.setZero(padded);
+    y_.setZero(padded);
+    pending_.setZero(padded);
+    dense_.setZero(dim);
+    product_.setZero(dim);
+    pending_factor_ = 0;
+    has_pending_ = false;
+    quadratic_ = 0;
+    added_ = 0;
+  }
+
+  // r = x' M^{-1} x; leaves M^{-1} x in last_product() for a following add_last().
+  double quadratic(const Instance& x) {
+    x.to_dense(dense_);
+    return sweep();
+  }
+  template <class X>
+  double quadratic_dense(const X& x) {
+    dense_ = x.template cast<T>();
+    return sweep();
+  }
+
+  // M <- M + x x' for the x of the last quadratic() call, with r its result: M^{-1} <- M^{-1} - p p' / (1 + r).
+  // Applied by the next quadratic() (or inverse()); last_product() and last_quadratic() keep the pre-update values.
+  void add_last(double r) {
+    pending_.head(dim_) = product_;
+    pending_factor_ = static_cast<T>(1.0 / (1.0 + r));
+    has_pending_ = true;
+    ++added_;
+  }
+
+  // M^{-1} x and x' M^{-1} x for the x of the last quadratic() call (before its add_last()).
+  const Vector& last_product() const noexcept { return product_; }
+  double last_quadratic() const noexcept { return quadratic_; }
+  std::int64_t added() const noexcept { return added_; }
+  std::int64_t dim() const noexcept { return dim_; }
+
+  // The full symmetric inverse, with any pending update applied (for tests; allocates).
+  Matrix inverse() const {
+    Matrix full(dim_, dim_);
+    for (std::int64_t i = 0; i < dim_; ++i)
+      for (std::int64_t j = 0; j <= i; ++j) {
+        T value = packed_[row_start(i) + j];
+        if (has_pending_) value -= pending_factor_ * pending_[i] * pending_[j];
+        full(i, j) = full(j, i) = value;
+      }
+    return full;
+  }
+
+ private:
+  // Row i keeps columns 0..i rounded up to whole vectors; the columns past i hold the symmetric entries S_ij
+  // (kept current by the same downdate, zero past d) so that no row ends in a partial vector.
+  static std::int64_t row_length(std::int64_t i) noexcept { return (i + kWidth) / kWidth * kWidth; }
+  std::int64_t row_start(std::int64_t i) const noexcept { return row_starts_[static_cast<std::size_t>(i)]; }
+
+  // One pass over the rows: apply the pending downdate to row i, then add the row's share of M^{-1} x: its own
+  // entry sum_j<=i S_ij x_j and, by symmetry, S_ij x_i to the entries j < i.
+  double sweep() {
+    x_.head(dim_) = dense_;
+    y_.setZero();
+    const T* x = x_.data();
+    const T* p = pending_.data();
+    T* y = y_.data();
+    for (std::int64_t i = 0; i < dim_; ++i) {
+      T* row = packed_.data() + row_start(i);
+      const T scale = has_pending_ ? pending_factor_ * p[i] : T{0};  // a zero scale leaves the row as it is
+      y[i] += x[i] != T{0} ? sweep_row<true>(row, i, scale, x[i], p, x, y) : sweep_row<false>(row, i, scale, x[i], p, x, y);
+    }
+    has_pending_ = false;
+    product_ = y_.head(dim_);
+    quadratic_ = static_cast<double>(dense_.dot(product_));
+    return quadratic_;
+  }
+
+  // Row i in one loop over whole 32-byte vectors (GCC and Clang vector extensions): S_ij -= scale p_j for every
+  // stored column; returns sum_{j<=i} S_ij x_j and adds S_ij x_i to y_j for j < i (the last vector's lanes are
+  // masked to those columns). Two partial sums added in a fixed order: the result depends only on the build.
+  template <bool kSpreads>
+  static T sweep_row(T* __restrict row, std::int64_t i, T scale, T x_i, const T* __restrict p, const T* __restrict x,
+                     T* __restrict y) {
+    // Vectors move through memcpy and references only: no vector is passed or returned by value, so a build
+    // without AVX (two SSE halves per vector) has no ABI to disagree on.
+    const std::int64_t last = i / kWidth * kWidth;  // the vector holding the diagonal
+    Lanes sum0 = {}, sum1 = {}, a, b, c;
+    std::int64_t j = 0;
+    for (; j + 2 * kWidth <= last; j += 2 * kWidth) {
+      step<kSpreads>(row + j, scale, x_i, p + j, x + j, y + j, sum0, a, b, c);
+      step<kSpreads>(row + j + kWidth, scale, x_i, p + j + kWidth, x + j + kWidth, y + j + kWidth, sum1, a, b, c);
+    }
+    if (j < last) step<kSpreads>(row + j, scale, x_i, p + j, x + j, y + j, sum0, a, b, c);
+    // The diagonal's vector: lanes up to the diagonal count in the sum, lanes before it spread.
+    std::memcpy(&a, row + last, sizeof a);
+    std::memcpy(&b, p + last, sizeof b);
+    a -= scale * b;
+    std::memcpy(row + last, &a, sizeof a);
+    std::memcpy(&b, x + last, sizeof b);
+    sum1 += (a * masks()[static_cast<std::size_t>(i - last + 1)]) * b;
+    if constexpr (kSpreads) {
+      std::memcpy(&c, y + last, sizeof c);
+      c += x_i * (a * masks()[static_cast<std::size_t>(i - last)]);
+      std::memcpy(y + last, &c, sizeof c);
+    }
+    const Lanes lanes = sum0 + sum1;
+    T sum = 0;
+    for (std::int64_t k = 0; k < kWidth; ++k) sum += lanes[k];
+    return sum;
+  }
+
+  // One whole vector of a row: s = S - scale p, stored; sum += s x; y += x_i s. a, b, c: the caller's scratch.
+  template <bool kSpreads>
+  static void step(T* row, T scale, T x_i, const T* p, const T* x, T* y, Lanes& sum, Lanes& a, Lanes& b, Lanes& c) {
+    std::memcpy(&a, row, sizeof a);
+    std::memcpy(&b, p, sizeof b);
+    a -= scale * b;
+    std::memcpy(row, &a, sizeof a);
+    std::memcpy(&b, x, sizeof b);
+    sum += a * b;
+    if constexpr (kSpreads) {
+      std::memcpy(&c, y, sizeof c);
+      c += x_i * a;
+      std::memcpy(y, &c, sizeof c);
+    }
+  }
+
+  // masks()[c]: 1 in lanes 0..c-1, 0 in the others.
+  static const std::array<Lanes, kWidth + 1>& masks() {
+    static const std::array<Lanes, kWidth + 1> table = [] {
+      std::array<Lanes, kWidth + 1> t{};
+      for (std::int64_t c = 0; c <= kWidth; ++c)
+        for (std::int64_t k = 0; k < kWidth; ++k) t[static_cast<std::size_t>(c)][k] = k < c ? T{1} : T{0};
+      return t;
+    }();
+    return table;
+  }
+
+  std::int64_t dim_ = 0;
+  std::vector<std::int64_t> row_starts_;
+  Vector packed_;  // M^{-1} before the pending update, row i at row_starts_[i]
+  Vector x_, y_, pending_;  // x, M^{-1} x and the pending p, zero-padded to whole vectors
+  Vector dense_, product_;
+  T pending_factor_ = 0;
+  bool has_pending_ = false;
+  double quadratic_ = 0.0;
+  std::int64_t added_ = 0;
+};
+
+}  // namespace glimpse::algorithms
