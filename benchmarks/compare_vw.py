@@ -56,6 +56,9 @@ GLIMPSE_LEARNERS = {
     "squarecb, ridge regression oracle (not in VW)": {
         "name": "squarecb", "params": {"update": "ridge"},
         "grid": {"gamma_scale": [100, 500, 1000, 5000], "lambda": [0.1, 1]}},
+    "squarecb, ridge regression oracle sketched at rank 10 (not in VW)": {
+        "name": "squarecb", "params": {"update": "ridge", "second_order": "sketch", "sketch_rank": 10},
+        "grid": {"gamma_scale": [100, 500, 1000, 5000], "lambda": [0.1, 1]}},
     "soba": {"name": "soba", "grid": {"gamma": [0.01, 0.05, 0.1, 0.2], "a": [0.1, 1]}},
     "newtron": {"name": "newtron", "grid": {"gamma": [0.01, 0.1], "alpha": [1, 10, 100], "beta": [0.001, 0.01],
                                            "D": [1, 10], "projection": ["none", "ball"]}},
@@ -379,7 +382,16 @@ def main():
                         help="the page to write (default docs/results/vw_comparison.md; '-' for none)")
     parser.add_argument("--invoked-as", help="the command to name at the page's top (glimpse reproduce runs this)")
     parser.add_argument("--plugins", action="store_true", help="print the glimpse plugins this runs (JSON) and stop")
+    parser.add_argument("--learners", nargs="+", metavar="LABEL",
+                        help="only these of glimpse's learners (their labels here), e.g. to compare two variants")
+    parser.add_argument("--no-vw", action="store_true", help="glimpse's side only, even with a VW binary")
     args = parser.parse_args()
+    if args.learners:
+        unknown = [label for label in args.learners if label not in GLIMPSE_LEARNERS]
+        if unknown:
+            parser.error(f"unknown learner label(s) {unknown}; known: {sorted(GLIMPSE_LEARNERS)}")
+        for label in [label for label in GLIMPSE_LEARNERS if label not in args.learners]:
+            del GLIMPSE_LEARNERS[label]
     if args.plugins:
         names = {"bandit", "full", "online_accuracy"}
         for learner in GLIMPSE_LEARNERS.values():
@@ -390,7 +402,9 @@ def main():
         return
     work = tempfile.mkdtemp(prefix="compare_vw.")
     comparison = Comparison(args, work)
-    if not comparison.vw:
+    if args.no_vw:
+        comparison.vw = None
+    elif not comparison.vw:
         print("compare_vw: no Vowpal Wabbit binary (vw on PATH or VW=...): skipping VW, glimpse's side only",
               file=sys.stderr)
     started = time.perf_counter()

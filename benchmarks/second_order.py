@@ -3,11 +3,12 @@
 
     benchmarks/second_order.py --before COMMIT [--repeats R] [--rounds-confidit N]
 
-Builds the CLI and the plugins these runs need from COMMIT (a git worktree in build-second-order-before/, about 4
-minutes on 2 cores) and from this tree (build/, the default build), then times whole processes, interleaved,
+Builds the CLI and the plugins these runs need from COMMIT (a git worktree in build-second-order-before/) and from
+this tree (into build-second-order-after/; about 5 minutes each on 2 cores), then times whole processes, interleaved,
 REPEATS runs each after an untimed one, and prints medians and the accuracy of each run:
 
-- squarecb, update ridge (exact online least squares per class), precision float and double, on fashion-MNIST
+- squarecb, update ridge (exact online least squares per class), precision float and double, and (after only) its
+  rank-10 sketch (second_order sketch), on fashion-MNIST
   (60,000 x 784, K = 10), one pass in the order of benchmarks/vw_input.py's seed 1 (features min-max scaled to
   [-1, 1], rows unit L2: the rows and order VW reads);
 - confidit, matrix full, on the first N rows of that order (default 10,000: its old dense form reads K d x d
@@ -79,7 +80,7 @@ def main():
                        capture_output=True)
     subprocess.run(["git", "-C", before_tree, "checkout", "--detach", args.before], check=True, capture_output=True)
     builds = {"before": build(before_tree, os.path.join(before_tree, "build"), args.jobs),
-              "after": build(ROOT, os.path.join(ROOT, "build"), args.jobs)}
+              "after": build(ROOT, os.path.join(ROOT, "build-second-order-after"), args.jobs)}
 
     work = tempfile.mkdtemp(prefix="second_order_")
     comparison = Comparison(argparse.Namespace(orders=1, selection_orders=0, jobs=args.jobs), work)
@@ -100,6 +101,10 @@ def main():
                                               {"matrix": "full"}, args.rounds_confidit))
         glimpse_run("soba full", protocol(os.path.join(work, "soba.json"), "digits_o1", "soba",
                                           {"matrix": "full", "gamma": 0.05}))
+        if version == "after":  # the sketch is new: no before
+            glimpse_run("squarecb ridge sketch rank 10", protocol(
+                os.path.join(work, "squarecb_sketch.json"), "fashion_mnist_o1", "squarecb",
+                {"update": "ridge", "gamma_scale": 1000, "lambda": 1, "second_order": "sketch", "sketch_rank": 10}))
     if comparison.vw:
         for label, options in (("VW regcbopt", "--cbify 10 --cb_explore_adf --regcb --regcbopt"),
                                ("VW squarecb", "--cbify 10 --cb_explore_adf --squarecb --gamma_scale 500")):

@@ -1,7 +1,9 @@
 // second_order_state.hpp: the packed, lazily downdated inverse equals the direct inverse, in float and double, for
 // dimensions on and off the vector width; sparse and dense rows give the same form; a pending update is applied
-// by the next product exactly as if it had been applied at once.
+// by the next product exactly as if it had been applied at once. The sketched form is exact until it first
+// lowers, keeps frequent directions' bound, and loses nothing on rows of lower rank than its own.
 #include <Eigen/Dense>
+#include <Eigen/Eigenvalues>
 #include <glimpse/algorithms/second_order_state.hpp>
 
 #include "support.hpp"
@@ -78,6 +80,76 @@ TEST(SecondOrderState, SparseRowGivesTheFormOfItsDenseTwinAndHugeDimensionsAreRe
   EXPECT_EQ(a.quadratic(dense.view()), b.quadratic(sparse.view()));
   EXPECT_EQ(error_of([] { algorithms::SecondOrderState<double>().reset(60000, 1.0); }),
             "the query rule keeps a d x d matrix; d = 60000 needs 14400 MB (reduce d, e.g. with a projection)");
+}
+
+TEST(SketchedSecondOrderState, ExactUntilTwiceTheRankRowsAreAdded) {
+  Rng rng(4);
+  const int d = 12, rank = 5;
+  algorithms::SketchedSecondOrderState sketch;
+  algorithms::SecondOrderState<double> exact;
+  sketch.reset(d, 0.5, rank);
+  exact.reset(d, 0.5);
+  for (int t = 0; t < 2 * rank; ++t) {  // the 2m-th add fills the buffer; the first rotation comes with the next
+    std::vector<Feature> v(d);
+    for (auto& x : v) x = static_cast<Feature>(rng.normal());
+    const DenseRow row(v);
+    const double r = exact.quadratic(row.view());
+    EXPECT_NEAR(sketch.quadratic(row.view()), r, 1e-10 * (1 + r)) << "round " << t;
+    EXPECT_LT((sketch.last_product() - exact.last_product()).cwiseAbs().maxCoeff(), 1e-10);
+    sketch.add_last(r);
+    exact.add_last(r);
+  }
+  EXPECT_EQ(sketch.shrunk(), 0.0);
+  EXPECT_EQ(sketch.ridge(), 0.5);
+}
+
+// Frequent directions' guarantee, robust form: with Delta the total shrink, sum x x' - B'B lies between 0 and
+// Delta I, alpha = m0 + Delta / 2, and the form x' M~^{-1} x is the one of the matrix the sketch says it keeps.
+TEST(SketchedSecondOrderState, KeepsTheFrequentDirectionsBoundAndItsOwnInverse) {
+  for (const auto seed : property_seeds(10)) {
+    Rng rng(seed);
+    const int d = 8 + static_cast<int>(rng.below(20)), rank = 2 + static_cast<int>(rng.below(4));
+    const double m0 = 0.5 + rng.uniform();
+    algorithms::SketchedSecondOrderState sketch;
+    sketch.reset(d, m0, rank);
+    Eigen::MatrixXd covariance = Eigen::MatrixXd::Zero(d, d);
+    for (int t = 0; t < 80; ++t) {
+      Eigen::VectorXd x(d);
+      std::vector<Feature> v(d);
+      for (int j = 0; j < d; ++j) x[j] = v[j] = static_cast<Feature>(rng.normal() * (j < 3 ? 3.0 : 1.0));
+      const DenseRow row(v);
+      const double r = sketch.quadratic(row.view());
+      const Eigen::MatrixXd sketched = sketch.matrix();
+      EXPECT_NEAR(r, x.dot(sketched.inverse() * x), 1e-9 * (1 + r));
+      sketch.add_last(r);
+      covariance += x * x.transpose();
+    }
+    const double delta = sketch.shrunk();
+    EXPECT_GT(delta, 0.0) << "80 rows of dimension " << d << " > 2 x rank " << rank << " must have been lowered";
+    EXPECT_NEAR(sketch.ridge(), m0 + delta / 2, 1e-12 * (1 + delta));
+    const Eigen::MatrixXd low_rank = sketch.matrix() - sketch.ridge() * Eigen::MatrixXd::Identity(d, d);
+    const Eigen::VectorXd gap = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(covariance - low_rank).eigenvalues();
+    const double slack = 1e-9 * covariance.norm();
+    EXPECT_GE(gap.minCoeff(), -slack);
+    EXPECT_LE(gap.maxCoeff(), delta + slack);
+  }
+}
+
+TEST(SketchedSecondOrderState, RowsInASubspaceOfLowerRankAreKeptExactly) {
+  Rng rng(9);
+  const int d = 30, rank = 4;
+  Eigen::MatrixXd basis = Eigen::MatrixXd::Zero(d, 2);
+  for (int j = 0; j < d; ++j) basis(j, 0) = rng.normal(), basis(j, 1) = rng.normal();
+  algorithms::SketchedSecondOrderState sketch;
+  sketch.reset(d, 1.0, rank);
+  Eigen::MatrixXd m = Eigen::MatrixXd::Identity(d, d);
+  for (int t = 0; t < 50; ++t) {
+    const Eigen::VectorXd x = basis * Eigen::Vector2d(rng.normal(), rng.normal());
+    sketch.add_last(sketch.quadratic_dense(x));
+    m += x * x.transpose();
+  }
+  EXPECT_LT(sketch.shrunk(), 1e-9 * m.norm());  // rank 2 < m: the m-th direction carries nothing to lower
+  EXPECT_LT((sketch.matrix() - m).cwiseAbs().maxCoeff(), 1e-9 * m.norm());
 }
 
 }  // namespace

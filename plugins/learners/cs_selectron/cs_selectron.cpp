@@ -27,14 +27,15 @@ namespace {
 class GlmModel {
  public:
   void reset(const glimpse::ProblemShape& shape, bool logistic, double gamma,
-             glimpse::algorithms::LogisticGlm::Options options) {
+             glimpse::algorithms::LogisticGlm::Options options,
+             const glimpse::algorithms::SecondOrderOptions& second_order) {
     logistic_ = logistic;
     k_ = shape.K;
     if (logistic_) {
       options.gamma = gamma;
       glm_.reset(shape.K, shape.d, options, shape.n);
     } else {
-      inverse_.reset(shape.d, 2.0 * gamma);
+      inverse_.reset(shape.d, 2.0 * gamma, second_order, "cs_selectron's link linear");
       b_.setZero(shape.K, shape.d);
       v_.setZero(shape.K);
     }
@@ -81,7 +82,7 @@ class GlmModel {
   bool logistic_ = true;
   std::int32_t k_ = 0;
   glimpse::algorithms::LogisticGlm glm_;
-  glimpse::algorithms::SecondOrderState<double> inverse_;
+  glimpse::algorithms::SecondOrder<double> inverse_;  // (A + 2 gamma I)^{-1}, exact or sketched
   Eigen::MatrixXd b_;
   Eigen::VectorXd v_;
   double last_r_ = 0.0;
@@ -111,8 +112,8 @@ class CsSelectron final : public glimpse::Learner {
     costs_.reset(shape.K);
     const double gamma_l = glimpse::algorithms::link_gamma_l(logistic(), shape.K);
     const double gamma = gamma_ > 0 ? gamma_ : gamma_l;
-    active_.reset(shape, logistic(), gamma, options_);
-    if (safety_) passive_.reset(shape, logistic(), gamma, options_);
+    active_.reset(shape, logistic(), gamma, options_, second_order_);
+    if (safety_) passive_.reset(shape, logistic(), gamma, options_, second_order_);
     // The switching margin is margin_scale_ / N: c [d / gamma_l log(R^2 gamma_l T / gamma + 1) + R omega / gamma_l
     // log(1 / delta)], T = the dataset's rows.
     margin_scale_ =
@@ -174,6 +175,8 @@ class CsSelectron final : public glimpse::Learner {
                                  "linear")
             .at_least(0)
             .into(&CsSelectron::gamma_),
+        glimpse::algorithms::second_order_param(&CsSelectron::second_order_),
+        glimpse::algorithms::sketch_rank_param(&CsSelectron::second_order_),
         glimpse::ParamSpec::choice("identifiability", "last_row_zero", {"last_row_zero", "none"},
                                    "logistic: fix the last class's row at 0, or optimise all K rows")
             .into(&CsSelectron::identifiability_),
@@ -252,6 +255,7 @@ class CsSelectron final : public glimpse::Learner {
   double safety_c_ = 1, safety_delta_ = 0.05, safety_radius_ = 1, safety_omega_ = 1;
   glimpse::algorithms::CostMatrix costs_;
   glimpse::algorithms::LogisticGlm::Options options_;
+  glimpse::algorithms::SecondOrderOptions second_order_;  // link linear's (A + 2 gamma I)^{-1}
   GlmModel active_, passive_;
   Eigen::VectorXd p_, passive_p_, x_;
   std::int64_t round_ = 0;

@@ -35,6 +35,8 @@ class Soba final : public glimpse::algorithms::EpsilonGreedyLinearLearner<T> {
                        glimpse::ParamSpec::choice("matrix", "diag", {"diag", "full"},
                                                   "diag: O(K nnz) per update; full: the Kd x Kd matrix, O((Kd)^2)")
                            .into(&Soba::matrix_),
+                       glimpse::algorithms::second_order_param(&Soba::second_order_),
+                       glimpse::algorithms::sketch_rank_param(&Soba::second_order_),
                        glimpse::precision_param()},
             .accepts = {glimpse::FeedbackKind::correctness}};
   }
@@ -46,7 +48,7 @@ class Soba final : public glimpse::algorithms::EpsilonGreedyLinearLearner<T> {
     theta_.setZero(shape.K, shape.d);
     if (matrix_ == MatrixForm::full) {
       const std::int64_t n = static_cast<std::int64_t>(shape.K) * shape.d;
-      inverse_.reset(n, a_, "soba's matrix full (a Kd x Kd matrix)");
+      inverse_.reset(n, a_, second_order_, "soba's matrix full (a Kd x Kd matrix)");
       z_.setZero(n);
     } else {
       diagonal_.setConstant(shape.K, shape.d, static_cast<T>(a_));
@@ -121,7 +123,8 @@ class Soba final : public glimpse::algorithms::EpsilonGreedyLinearLearner<T> {
   std::int32_t d_ = 0;
   double margin_ = 0;
   Matrix theta_, diagonal_;  // diag mode
-  glimpse::algorithms::SecondOrderState<T> inverse_;  // full mode: A^{-1}
+  glimpse::algorithms::SecondOrder<T> inverse_;  // full mode: A^{-1}, exact or sketched
+  glimpse::algorithms::SecondOrderOptions second_order_;
   Vector z_;
 };
 

@@ -53,6 +53,8 @@ class SquareCb final : public glimpse::Learner {
                                       "(update ridge only)")
                  .above(0)
                  .into(&SquareCb::lambda_),
+             glimpse::algorithms::second_order_param(&SquareCb::second_order_),
+             glimpse::algorithms::sketch_rank_param(&SquareCb::second_order_),
              glimpse::precision_param()},
         .accepts = {glimpse::FeedbackKind::correctness}};
   }
@@ -63,7 +65,7 @@ class SquareCb final : public glimpse::Learner {
     if (update_ == Update::normalized) normalized_step_.reset(shape.K, shape.d);
     if (update_ == Update::ridge) {
       inverse_gram_.resize(static_cast<std::size_t>(shape.K));
-      for (auto& inverse : inverse_gram_) inverse.reset(shape.d, lambda_, "squarecb's update ridge");
+      for (auto& inverse : inverse_gram_) inverse.reset(shape.d, lambda_, second_order_, "squarecb's update ridge");
     }
     clipped_.resize(shape.K);
     explore_.reset(shape.K);
@@ -140,6 +142,8 @@ class SquareCb final : public glimpse::Learner {
 
   // Recursive least squares: with p = M^{-1} x and r = x^T p before M <- M + x x^T, the new fit is
   // w + p (c - w.x) / (1 + r) (Sherman-Morrison applied to w = M^{-1} sum c x).
+  // With the sketch, M^{-1} x is the sketched M's, so the step is the recursive least-squares step of an
+  // approximate Gram matrix (as in sketched online Newton methods), not the exact fit.
   void ridge_step(std::int32_t a, const glimpse::Instance& x, double cost) {
     auto& inverse = inverse_gram_[static_cast<std::size_t>(a)];
     const double r = inverse.quadratic(x);
@@ -160,7 +164,8 @@ class SquareCb final : public glimpse::Learner {
   glimpse::LinearModel<T> costs_;
   Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> squared_gradients_;
   glimpse::algorithms::NormalizedLeastSquares<T> normalized_step_;
-  std::vector<glimpse::algorithms::SecondOrderState<T>> inverse_gram_;  // per class, under `ridge`
+  std::vector<glimpse::algorithms::SecondOrder<T>> inverse_gram_;  // per class, under `ridge`
+  glimpse::algorithms::SecondOrderOptions second_order_;
   Costs clipped_;  // the clipped estimates predict() returns under `normalized` and `ridge`
   glimpse::algorithms::InverseGapWeighting explore_;
   glimpse::Rng rng_;

@@ -118,6 +118,36 @@ TEST(SquareCb, RidgeIsTheExactLeastSquaresFitOfEachClassesCosts) {
   }
 }
 
+TEST(SquareCb, RidgeSketchOfRankAboveTheDimensionIsTheExactFit) {
+  // d = 2 < sketch_rank = 3: the sketch never has a third direction to lower, so it is the exact Gram matrix and
+  // both forms make the same proposals with the same scores (to rounding); rank 1 lowers, and its scores differ.
+  auto exact = make<Learner>("squarecb", {{"update", "ridge"}, {"precision", "double"}});
+  auto sketch = make<Learner>("squarecb", {{"update", "ridge"}, {"precision", "double"},
+                                           {"second_order", "sketch"}, {"sketch_rank", "3"}});
+  auto coarse = make<Learner>("squarecb", {{"update", "ridge"}, {"precision", "double"},
+                                           {"second_order", "sketch"}, {"sketch_rank", "1"}});
+  const int k = 3;
+  for (auto* learner : {exact.get(), sketch.get(), coarse.get()}) learner->reset({300, 2, k}, 3);
+  Rng rng(8);
+  double coarse_gap = 0;
+  for (int t = 0; t < 300; ++t) {
+    const DenseRow x({static_cast<Feature>(rng.uniform() * 2 - 1), static_cast<Feature>(rng.uniform() * 2 - 1)});
+    Prediction a = prediction_for(k), b = prediction_for(k), c = prediction_for(k);
+    exact->predict(x.view(), a);
+    sketch->predict(x.view(), b);
+    coarse->predict(x.view(), c);
+    ASSERT_EQ(a.proposed, b.proposed) << "round " << t;
+    for (int i = 0; i < k; ++i) ASSERT_NEAR(a.scores[i], b.scores[i], 1e-9) << "round " << t;
+    for (int i = 0; i < k; ++i) coarse_gap = std::max(coarse_gap, std::abs(a.scores[i] - c.scores[i]));
+    const bool right = a.proposed == (x.values[0] > 0.3f ? 0 : 1);
+    exact->learn(x.view(), a, CorrectnessFeedback{right});
+    sketch->learn(x.view(), b, CorrectnessFeedback{right});
+    c.proposed = a.proposed;  // the same rounds, so that only the Gram matrix differs
+    coarse->learn(x.view(), c, CorrectnessFeedback{right});
+  }
+  EXPECT_GT(coarse_gap, 1e-3);
+}
+
 TEST(SquareCb, NormalizedStepIsFreeOfFeatureScales) {
   expect_scale_free("squarecb", {{"update", "normalized"}, {"precision", "double"}}, true);
 }

@@ -18,7 +18,8 @@ class Bbq final : public glimpse::algorithms::UncertaintyRule {
                            .above(0)
                            .below(1)
                            .into(&Bbq::kappa_),
-                       m0_param()}};
+                       m0_param(), glimpse::algorithms::second_order_param(),
+                       glimpse::algorithms::sketch_rank_param()}};
   }
   explicit Bbq(const glimpse::ParamValues& params) : UncertaintyRule(params) {}  // m0, the shared rules' own
 

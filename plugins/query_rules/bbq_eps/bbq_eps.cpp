@@ -12,7 +12,7 @@ class BbqEps final : public glimpse::algorithms::UncertaintyRule {
     std::vector<glimpse::ParamSpec> params{
         glimpse::ParamSpec::real("eps", "0.1", "target accuracy epsilon").above(0).into(&BbqEps::eps_),
         glimpse::ParamSpec::real("eta", "1", "the constant eta_eps (eta_mode = constant)").above(0).into(&BbqEps::eta_),
-        m0_param()};
+        m0_param(), glimpse::algorithms::second_order_param(), glimpse::algorithms::sketch_rank_param()};
     for (auto& p : glimpse::algorithms::TheoryWidth::params()) params.push_back(std::move(p));
     return {.name = "bbq_eps",
             .kind = glimpse::PluginKind::query_rule,

@@ -18,7 +18,7 @@ class Dgs final : public glimpse::algorithms::UncertaintyRule {
         glimpse::ParamSpec::choice("time_factor", "none", {"none", "sqrt_log_t"},
                                    "multiply the threshold by sqrt(log t) (unverified variant)")
             .into(&Dgs::time_factor_),
-        m0_param()};
+        m0_param(), glimpse::algorithms::second_order_param(), glimpse::algorithms::sketch_rank_param()};
     for (auto& p : glimpse::algorithms::TheoryWidth::params()) params.push_back(std::move(p));
     return {.name = "dgs",
             .kind = glimpse::PluginKind::query_rule,

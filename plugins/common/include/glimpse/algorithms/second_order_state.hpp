@@ -10,8 +10,12 @@
 // Allocation-free after reset(). T = float halves the bytes again; double is the default of the query rules.
 #pragma once
 
+#include <Eigen/Cholesky>
 #include <Eigen/Core>
+#include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <glimpse/glimpse.hpp>
@@ -192,6 +196,192 @@ class SecondOrderState {
   bool has_pending_ = false;
   double quadratic_ = 0.0;
   std::int64_t added_ = 0;
+};
+
+// The sketched form, for large d: M ~ alpha I + B'B with B at most 2m rows (m = `rank`), kept by frequent directions
+// (Liberty 2013; Ghashami et al. 2016) with the robust variant's ridge (Luo, Chen, Zhang & Zhang, JMLR 2019): an
+// added x becomes a row of B; when the 2m rows are full, B is rotated onto its principal directions, every squared
+// singular value is lowered by the m-th largest (delta), the m - 1 largest rows are kept and alpha grows by
+// delta / 2. Until 2m rows have been added nothing is lowered and the form is exact. With Delta the sum of the
+// deltas, sum x x' - B'B lies between 0 and Delta I, so the sketched M is within Delta / 2 of the exact one in
+// spectral norm. M^{-1} x = (x - B'(alpha I + BB')^{-1} B x) / alpha (Woodbury): O(m d) a round, O(m^2 d) every m
+// rounds for the rotation, 2m d numbers of state. Same calls as SecondOrderState; double throughout (the state is
+// small); allocation-free after reset().
+class SketchedSecondOrderState {
+ public:
+  using Vector = Eigen::VectorXd;
+  using Matrix = Eigen::MatrixXd;
+
+  void reset(std::int64_t dim, double initial_scale, std::int32_t rank) {
+    if (rank < 1) throw Error("a sketched second-order state needs rank >= 1, not " + std::to_string(rank));
+    dim_ = dim;
+    rank_ = rank;
+    const std::int64_t rows = 2 * static_cast<std::int64_t>(rank);
+    alpha_ = initial_scale;
+    shrunk_ = 0;
+    rows_used_ = 0;
+    sketch_.setZero(rows, dim);
+    rotated_.setZero(rows, dim);
+    gram_.setZero(rows, rows);
+    system_.setZero(rows, rows);
+    factor_ = Eigen::LLT<Matrix>(rows);
+    eigen_ = Eigen::SelfAdjointEigenSolver<Matrix>(rows);
+    projected_.setZero(rows);
+    dense_.setZero(dim);
+    product_.setZero(dim);
+    quadratic_ = 0;
+    added_ = 0;
+    factor();
+  }
+
+  double quadratic(const Instance& x) {
+    x.to_dense(dense_);
+    return apply();
+  }
+  template <class X>
+  double quadratic_dense(const X& x) {
+    dense_ = x.template cast<double>();
+    return apply();
+  }
+
+  // Adds the x of the last quadratic() call to the sketch (r unused: kept for the exact form's signature).
+  void add_last(double) {
+    if (rows_used_ == sketch_.rows()) compact();
+    sketch_.row(rows_used_) = dense_.transpose();
+    projected_.noalias() = sketch_ * dense_;  // B x, with the new row's x'x last
+    gram_.col(rows_used_) = projected_;
+    gram_.row(rows_used_) = projected_.transpose();
+    ++rows_used_;
+    ++added_;
+    factor();
+  }
+
+  const Vector& last_product() const noexcept { return product_; }
+  double last_quadratic() const noexcept { return quadratic_; }
+  std::int64_t added() const noexcept { return added_; }
+  std::int64_t dim() const noexcept { return dim_; }
+  // alpha (the initial scale plus half of every delta) and Delta (the sum of the deltas).
+  double ridge() const noexcept { return alpha_; }
+  double shrunk() const noexcept { return shrunk_; }
+  // The sketched M itself, alpha I + B'B (for tests; allocates).
+  Matrix matrix() const {
+    return alpha_ * Matrix::Identity(dim_, dim_) + sketch_.transpose() * sketch_;
+  }
+
+ private:
+  double apply() {
+    projected_.noalias() = sketch_ * dense_;
+    factor_.solveInPlace(projected_);
+    product_.noalias() = sketch_.transpose() * projected_;
+    product_ = (dense_ - product_) / alpha_;
+    quadratic_ = dense_.dot(product_);
+    return quadratic_;
+  }
+
+  // B's 2m rows onto their principal directions (the eigenvectors of BB'), lowered by the m-th largest squared
+  // singular value; the m - 1 largest are kept, in the first rows.
+  void compact() {
+    eigen_.compute(gram_);  // ascending eigenvalues
+    const auto& values = eigen_.eigenvalues();
+    const std::int64_t rows = sketch_.rows();
+    const double delta = std::max(values[rows - rank_], 0.0);
+    rotated_.noalias() = eigen_.eigenvectors().transpose() * sketch_;
+    sketch_.setZero();
+    for (std::int64_t r = 0; r + 1 < rank_; ++r) {
+      const double value = values[rows - 1 - r];
+      if (value > delta) sketch_.row(r) = std::sqrt((value - delta) / value) * rotated_.row(rows - 1 - r);
+    }
+    rows_used_ = rank_ - 1;
+    shrunk_ += delta;
+    alpha_ += delta / 2;
+    gram_.noalias() = sketch_ * sketch_.transpose();
+  }
+
+  void factor() {
+    system_ = gram_;
+    system_.diagonal().array() += alpha_;
+    factor_.compute(system_);
+  }
+
+  std::int64_t dim_ = 0;
+  std::int32_t rank_ = 1;
+  double alpha_ = 1, shrunk_ = 0;
+  std::int64_t rows_used_ = 0;
+  Matrix sketch_, rotated_, gram_, system_;  // B (unused rows 0), scratch, BB', alpha I + BB'
+  Eigen::LLT<Matrix> factor_;
+  Eigen::SelfAdjointEigenSolver<Matrix> eigen_;
+  Vector projected_, dense_, product_;
+  double quadratic_ = 0;
+  std::int64_t added_ = 0;
+};
+
+// Which form a learner or query rule keeps: its `second_order` and `sketch_rank` parameters.
+struct SecondOrderOptions {
+  enum class Form { exact, sketch } form = Form::exact;  // the choices' order
+  std::int64_t rank = 10;
+};
+
+inline const char* second_order_doc() {
+  return "exact: the d x d inverse, O(d^2) a round; sketch: the starting diagonal plus B'B, B at most 2 sketch_rank "
+         "rows (frequent directions), O(sketch_rank d) a round, for large d";
+}
+template <class C>
+ParamSpec second_order_param(SecondOrderOptions C::*options) {
+  return ParamSpec::choice("second_order", "exact", {"exact", "sketch"}, second_order_doc())
+      .into(options, &SecondOrderOptions::form);
+}
+template <class C>
+ParamSpec sketch_rank_param(SecondOrderOptions C::*options) {
+  return ParamSpec::integer("sketch_rank", "10", "m, the rank of the sketch (second_order sketch only)")
+      .at_least(1)
+      .into(options, &SecondOrderOptions::rank);
+}
+// The same two for plugins that read their parameters by name (the query rules).
+inline ParamSpec second_order_param() {
+  return ParamSpec::choice("second_order", "exact", {"exact", "sketch"}, second_order_doc());
+}
+inline ParamSpec sketch_rank_param() {
+  return ParamSpec::integer("sketch_rank", "10", "m, the rank of the sketch (second_order sketch only)").at_least(1);
+}
+inline SecondOrderOptions second_order_options(const ParamValues& params) {
+  return {params.text("second_order") == "sketch" ? SecondOrderOptions::Form::sketch : SecondOrderOptions::Form::exact,
+          params.integer("sketch_rank")};
+}
+
+// The form the options choose, behind the calls both share; M^{-1} x comes back in T either way.
+template <class T>
+class SecondOrder {
+ public:
+  using Vector = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+
+  void reset(std::int64_t dim, double initial_scale, const SecondOrderOptions& options, const char* owner) {
+    sketched_ = options.form == SecondOrderOptions::Form::sketch;
+    if (sketched_) {
+      sketch_.reset(dim, initial_scale, static_cast<std::int32_t>(options.rank));
+      product_.setZero(dim);
+    } else {
+      exact_.reset(dim, initial_scale, owner);
+    }
+  }
+  double quadratic(const Instance& x) { return sketched_ ? converted(sketch_.quadratic(x)) : exact_.quadratic(x); }
+  template <class X>
+  double quadratic_dense(const X& x) {
+    return sketched_ ? converted(sketch_.quadratic_dense(x)) : exact_.quadratic_dense(x);
+  }
+  void add_last(double r) { sketched_ ? sketch_.add_last(r) : exact_.add_last(r); }
+  const Vector& last_product() const noexcept { return sketched_ ? product_ : exact_.last_product(); }
+  double last_quadratic() const noexcept { return sketched_ ? sketch_.last_quadratic() : exact_.last_quadratic(); }
+
+ private:
+  double converted(double r) {
+    product_ = sketch_.last_product().template cast<T>();
+    return r;
+  }
+
+  bool sketched_ = false;
+  SecondOrderState<T> exact_;
+  SketchedSecondOrderState sketch_;
+  Vector product_;  // the sketch's M^{-1} x in T
 };
 
 }  // namespace glimpse::algorithms
