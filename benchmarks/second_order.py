@@ -13,7 +13,8 @@ REPEATS runs each after an untimed one, and prints medians and the accuracy of e
   [-1, 1], rows unit L2: the rows and order VW reads);
 - confidit, matrix full, on the first N rows of that order (default 10,000: its old dense form reads K d x d
   matrices a round);
-- soba, matrix full (one Kd x Kd matrix), on digits (1,797 x 64, K = 10) in vw_input.py's order;
+- soba, matrix full (one Kd x Kd matrix, Kd = 7,840), on the first M rows of the fashion-MNIST order (default
+  2,000: its old dense form reads the whole Kd x Kd matrix twice an update);
 - with VW (env VW, or vw on PATH): --cbify 10 --cb_explore_adf --regcb --regcbopt and --squarecb on the same
   fashion-MNIST rows, from the binary cache an untimed run wrote.
 
@@ -35,6 +36,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 from compare_vw import Comparison, timed, vw_loss  # noqa: E402  (one place for the orders, the VW call and timing)
+from vw_input import write_glimpse_dataset  # noqa: E402
 
 PLUGINS = ["installed", "bandit", "online_accuracy", "squarecb", "confidit", "soba"]
 
@@ -49,13 +51,11 @@ def build(source, out, jobs):
     return os.path.join(out, "bin", "glimpse")
 
 
-def protocol(path, dataset, learner, params, rounds=None):
+def protocol(path, dataset, learner, params):
     spec = {"name": f"second_order_{learner}", "datasets": [{"name": dataset}], "order": "file",
             "oracle": {"name": "bandit"}, "learners": [{"name": learner, "params": params}],
             "metrics": [{"name": "online_accuracy", "params": {"of": "proposed", "record_every": 0}}],
             "trace": "curves", "seeds": 1}
-    if rounds:
-        spec["rounds"] = rounds
     with open(path, "w") as f:
         json.dump(spec, f)
     return path
@@ -70,7 +70,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--before", required=True, help="the commit to compare with (its build is made here)")
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--rounds-confidit", type=int, default=10000)
+    parser.add_argument("--rows-confidit", type=int, default=10000, help="confidit full's rows (10000)")
+    parser.add_argument("--rows-soba", type=int, default=2000, help="soba full's rows (2000)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count())
     args = parser.parse_args()
 
@@ -85,8 +86,11 @@ def main():
     work = tempfile.mkdtemp(prefix="second_order_")
     comparison = Comparison(argparse.Namespace(orders=1, selection_orders=0, jobs=args.jobs), work)
     comparison.glimpse = builds["after"]
-    for name in ("fashion_mnist", "digits"):
-        comparison.write_orders(name)
+    comparison.write_orders("fashion_mnist")
+    with h5py.File(os.path.join(comparison.data, "fashion_mnist_o1.h5"), "r") as f:  # first rows: confidit, soba
+        for learner, rows in (("confidit", args.rows_confidit), ("soba", args.rows_soba)):
+            write_glimpse_dataset(os.path.join(comparison.data, f"fashion_mnist_{learner}_o1.h5"),
+                                  f"fashion_mnist_{learner}_o1", f["X"][:rows], f["y"][:rows], int(f.attrs["K"]))
     env = comparison.env
     runs = {}  # label -> (command, trace or None)
     for version, glimpse in builds.items():
@@ -97,9 +101,9 @@ def main():
             glimpse_run(f"squarecb ridge {precision}", protocol(
                 os.path.join(work, f"squarecb_{precision}.json"), "fashion_mnist_o1", "squarecb",
                 {"update": "ridge", "gamma_scale": 1000, "lambda": 1, "precision": precision}))
-        glimpse_run("confidit full", protocol(os.path.join(work, "confidit.json"), "fashion_mnist_o1", "confidit",
-                                              {"matrix": "full"}, args.rounds_confidit))
-        glimpse_run("soba full", protocol(os.path.join(work, "soba.json"), "digits_o1", "soba",
+        glimpse_run("confidit full", protocol(os.path.join(work, "confidit.json"), "fashion_mnist_confidit_o1",
+                                              "confidit", {"matrix": "full"}))
+        glimpse_run("soba full", protocol(os.path.join(work, "soba.json"), "fashion_mnist_soba_o1", "soba",
                                           {"matrix": "full", "gamma": 0.05}))
         if version == "after":  # the sketch is new: no before
             glimpse_run("squarecb ridge sketch rank 10", protocol(
