@@ -224,13 +224,12 @@ class SketchedSecondOrderState {
     rotated_.setZero(rows, dim);
     gram_.setZero(rows, rows);
     system_.setZero(rows, rows);
-    factor_ = Eigen::LLT<Matrix>(rows);
-    eigen_ = Eigen::SelfAdjointEigenSolver<Matrix>(rows);
     projected_.setZero(rows);
     dense_.setZero(dim);
     product_.setZero(dim);
     quadratic_ = 0;
     added_ = 0;
+    eigen_.compute(gram_);  // sizes the solvers' storage here, not at the first rotation (allocation-free after)
     factor();
   }
 
