@@ -3,7 +3,8 @@
 // proposals argmax_i s_i + sqrt(eta x' A_i^{-1} x) on the unit-normalised x, and an update of the proposed
 // class only: b += (+-1) x, A += x x'. Options from the original algorithm, reconstructed
 // rather than read (off by default): `projection` (each w_i projected in the A_i metric onto |w_i . x| <= alpha before scoring, and
-// w_new = A_new^{-1}(A_old w' + rho x)) and `log_factor` (widths^2 times log(t + 1)).
+// w_new = A_new^{-1}(A_old w' + rho x)) and `log_factor` (widths^2 times log(t + 1)). With `matrix full`,
+// `second_order sketch` keeps each A_i as a frequent-directions sketch instead of the exact inverse (large d).
 #include <algorithm>
 #include <cmath>
 #include <glimpse/algorithms/second_order_state.hpp>
@@ -31,6 +32,8 @@ class Confidit final : public glimpse::Learner {
              glimpse::ParamSpec::choice("matrix", "diag", {"diag", "full"},
                                         "diag: O(K nnz) per round; full: O(K d^2) time, O(K d^2) memory")
                  .into(&Confidit::matrix_),
+             glimpse::algorithms::second_order_param(&Confidit::second_order_),
+             glimpse::algorithms::sketch_rank_param(&Confidit::second_order_),
              glimpse::ParamSpec::boolean("projection", false,
                                          "project each w_i onto |w_i . x| <= alpha (A_i metric) before scoring")
                  .into(&Confidit::projection_),
@@ -49,7 +52,8 @@ class Confidit final : public glimpse::Learner {
     unit_values_.assign(static_cast<std::size_t>(shape.d), 0.0f);
     if (matrix_ == MatrixForm::full) {
       inverses_.resize(static_cast<std::size_t>(shape.K));
-      for (auto& inverse : inverses_) inverse.reset(shape.d, static_cast<double>(start), "confidit's matrix full");
+      for (auto& inverse : inverses_)
+        inverse.reset(shape.d, static_cast<double>(start), second_order_, "confidit's matrix full");
       dense_x_.setZero(shape.d);
     } else {
       a_.setConstant(shape.K, shape.d, start);
@@ -156,7 +160,8 @@ class Confidit final : public glimpse::Learner {
   std::int64_t round_ = 0;
   glimpse::LinearModel<T> model_;
   Matrix a_, b_;  // diagonal of A_i and b_i, one row per class (diag mode)
-  std::vector<glimpse::algorithms::SecondOrderState<T>> inverses_;  // full mode: A_i^{-1}
+  glimpse::algorithms::SecondOrderOptions second_order_;                // full mode: exact or sketched A_i^{-1}
+  std::vector<glimpse::algorithms::SecondOrder<T>> inverses_;  // full mode: A_i^{-1}
   Vector widths_, dense_x_;
   std::vector<glimpse::Feature> unit_values_;
 };

@@ -4,6 +4,8 @@
 #include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <string>
 
 #include "support.hpp"
 
@@ -136,6 +138,39 @@ TEST(Confidit, TheAuthorsProgramsFixedEtaKeepsExploringWhereTheSearchedEtaExploi
     EXPECT_NEAR(pred.scores[0], 1.0 / 3.0, 1e-12) << "eta " << eta;
     EXPECT_EQ(pred.proposed, second) << "eta " << eta;
   }
+}
+
+// With matrix full, a sketch of rank at least d never lowers a direction, so it is the exact A_k: the same scores and
+// proposals as the exact inverse, round by round; rank 1 lowers, and its proposals part from the exact ones.
+TEST(Confidit, SketchOfRankAboveTheDimensionIsTheExactMatrix) {
+  const int k = 3, d = 3;
+  const std::map<std::string, std::string> full = {{"eta", "0.7"}, {"matrix", "full"}, {"precision", "double"}};
+  auto with = [&](std::map<std::string, std::string> extra) {
+    extra.insert(full.begin(), full.end());
+    return make<Learner>("confidit", extra);
+  };
+  auto exact = with({});
+  auto sketch = with({{"second_order", "sketch"}, {"sketch_rank", "4"}});
+  auto coarse = with({{"second_order", "sketch"}, {"sketch_rank", "1"}});
+  for (auto* learner : {exact.get(), sketch.get(), coarse.get()}) learner->reset({400, d, k}, 0);
+  Rng rng(5);
+  int coarse_differs = 0;
+  for (int t = 0; t < 400; ++t) {
+    const DenseRow x = random_row(rng, d);
+    Prediction a = prediction_for(k), b = prediction_for(k), c = prediction_for(k);
+    exact->predict(x.view(), a);
+    sketch->predict(x.view(), b);
+    coarse->predict(x.view(), c);
+    ASSERT_EQ(a.proposed, b.proposed) << "round " << t;
+    for (int i = 0; i < k; ++i) ASSERT_NEAR(a.scores[i], b.scores[i], 1e-9) << "round " << t;
+    coarse_differs += c.proposed != a.proposed;
+    const bool right = a.proposed == (x.values[0] > 0 ? 0 : 1);
+    exact->learn(x.view(), a, CorrectnessFeedback{right});
+    sketch->learn(x.view(), b, CorrectnessFeedback{right});
+    c.proposed = a.proposed;  // the same rounds, so that only the matrices differ
+    coarse->learn(x.view(), c, CorrectnessFeedback{right});
+  }
+  EXPECT_GT(coarse_differs, 0);
 }
 
 }  // namespace
