@@ -41,8 +41,11 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(ROOT, "framework", "python"))
+# The build's Python package (beside $GLIMPSE, else build/): its trace_schema.py is generated there from the C++ header.
+GLIMPSE_EXECUTABLE = os.path.realpath(os.environ.get("GLIMPSE", os.path.join(ROOT, "build/bin/glimpse")))
+sys.path.insert(0, os.path.join(os.path.dirname(GLIMPSE_EXECUTABLE), "..", "lib", "python"))
 from glimpse.reproduce.page import tree_state  # noqa: E402  (the pages' one description of the tree they came from)
+from glimpse.trace_schema import root, run as run_fields, status  # noqa: E402
 
 # glimpse's learners: label -> protocol entry (name, params, grid). Bandit learners see correctness only; the
 # FULL ones the label.
@@ -58,6 +61,9 @@ GLIMPSE_LEARNERS = {
         "grid": {"gamma_scale": [100, 500, 1000, 5000], "lambda": [0.1, 1]}},
     "squarecb, ridge regression oracle sketched at rank 10 (not in VW)": {
         "name": "squarecb", "params": {"update": "ridge", "second_order": "sketch", "sketch_rank": 10},
+        "grid": {"gamma_scale": [100, 500, 1000, 5000], "lambda": [0.1, 1]}},
+    "squarecb, ridge regression oracle sketched at rank 20 (not in VW)": {
+        "name": "squarecb", "params": {"update": "ridge", "second_order": "sketch", "sketch_rank": 20},
         "grid": {"gamma_scale": [100, 500, 1000, 5000], "lambda": [0.1, 1]}},
     "soba": {"name": "soba", "grid": {"gamma": [0.01, 0.05, 0.1, 0.2], "a": [0.1, 1]}},
     "newtron": {"name": "newtron", "grid": {"gamma": [0.01, 0.1], "alpha": [1, 10, 100], "beta": [0.001, 0.01],
@@ -125,7 +131,7 @@ def mean_std(values):
 class Comparison:
     def __init__(self, args, work):
         self.args, self.work = args, work
-        self.glimpse = os.path.realpath(os.environ.get("GLIMPSE", os.path.join(ROOT, "build/bin/glimpse")))
+        self.glimpse = GLIMPSE_EXECUTABLE
         self.vw = os.environ.get("VW") if "VW" in os.environ else shutil.which("vw")
         self.installed = self.dataset_cache()
         self.data = os.path.join(work, "data")
@@ -208,7 +214,7 @@ class Comparison:
         """{(label, params json, constant): {seed: accuracy}} and failed runs per label, from two sweeps over every
         order: without and with a constant feature."""
         accuracies, failed = {}, {}
-        for constant in (False, True):
+        for constant in {"both": (False, True), "without": (False,), "with": (True,)}[self.args.constant]:
             path = os.path.join(self.work, f"{name}_sweep_constant{int(constant)}.json")
             with open(path, "w") as f:
                 json.dump(self.protocol(name, GLIMPSE_LEARNERS, self.orders, "sweep", constant), f, indent=1)
@@ -218,13 +224,13 @@ class Comparison:
             if not os.path.exists(out):
                 raise SystemExit(f"compare_vw: glimpse run {path} failed:\n{result.stderr}")
             with h5py.File(out, "r") as f:
-                for row in f["summary"][()]:
-                    label = row["label"].decode()
-                    if row["status"].decode() != "complete":
+                for row in f[root.summary][()]:
+                    label = row[run_fields.label].decode()
+                    if row[run_fields.status].decode() != status.complete:
                         failed[label] = failed.get(label, 0) + 1
                         continue
-                    seed = int(row["dataset"].decode().rsplit("_o", 1)[1])
-                    params = {k: v for k, v in json.loads(row["params"].decode()).items()
+                    seed = int(row[run_fields.dataset].decode().rsplit("_o", 1)[1])
+                    params = {k: v for k, v in json.loads(row[run_fields.params].decode()).items()
                               if not k.endswith("precision")}
                     key = (label, json.dumps(params, sort_keys=True), constant)
                     accuracies.setdefault(key, {})[seed] = float(row["online_accuracy"])
@@ -385,6 +391,8 @@ def main():
     parser.add_argument("--learners", nargs="+", metavar="LABEL",
                         help="only these of glimpse's learners (their labels here), e.g. to compare two variants")
     parser.add_argument("--no-vw", action="store_true", help="glimpse's side only, even with a VW binary")
+    parser.add_argument("--constant", choices=("both", "without", "with"), default="both",
+                        help="glimpse's rows without and with a constant feature, as grid variants (both), or one")
     args = parser.parse_args()
     if args.learners:
         unknown = [label for label in args.learners if label not in GLIMPSE_LEARNERS]

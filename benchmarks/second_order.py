@@ -1,14 +1,15 @@
 #!/usr/bin/python3
 """The second-order learners before and after the shared packed state (issue #59), and next to Vowpal Wabbit.
 
-    benchmarks/second_order.py --before COMMIT [--repeats R] [--rounds-confidit N]
+    benchmarks/second_order.py --before COMMIT [--repeats R] [--rows-confidit N] [--sketch-ranks M...]
+    benchmarks/second_order.py --after-only [--sketch-ranks M...]   # this tree's runs beside VW, no old build
 
 Builds the CLI and the plugins these runs need from COMMIT (a git worktree in build-second-order-before/) and from
 this tree (into build-second-order-after/; about 5 minutes each on 2 cores), then times whole processes, interleaved,
 REPEATS runs each after an untimed one, and prints medians and the accuracy of each run:
 
 - squarecb, update ridge (exact online least squares per class), precision float and double, and (after only) its
-  rank-10 sketch (second_order sketch), on fashion-MNIST
+  sketch at ranks M (second_order sketch, default ranks 10 and 20), on fashion-MNIST
   (60,000 x 784, K = 10), one pass in the order of benchmarks/vw_input.py's seed 1 (features min-max scaled to
   [-1, 1], rows unit L2: the rows and order VW reads);
 - confidit, matrix full, on the first N rows of that order (default 10,000: its old dense form reads K d x d
@@ -35,7 +36,7 @@ import h5py
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from compare_vw import Comparison, timed, vw_loss  # noqa: E402  (one place for the orders, the VW call and timing)
+from compare_vw import Comparison, root, timed, vw_loss  # noqa: E402  (one place for the orders, the VW call, timing)
 from vw_input import write_glimpse_dataset  # noqa: E402
 
 PLUGINS = ["installed", "bandit", "online_accuracy", "squarecb", "confidit", "soba"]
@@ -63,25 +64,31 @@ def protocol(path, dataset, learner, params):
 
 def accuracy(trace):
     with h5py.File(trace, "r") as f:
-        return float(f["summary"]["online_accuracy"][0])
+        return float(f[root.summary]["online_accuracy"][0])
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--before", required=True, help="the commit to compare with (its build is made here)")
+    when = parser.add_mutually_exclusive_group(required=True)
+    when.add_argument("--before", help="the commit to compare with (its build is made here)")
+    when.add_argument("--after-only", action="store_true", help="only this tree (and VW): no before build")
+    parser.add_argument("--sketch-ranks", type=int, nargs="+", default=[10, 20], help="sketch ranks to time (10 20)")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--rows-confidit", type=int, default=10000, help="confidit full's rows (10000)")
     parser.add_argument("--rows-soba", type=int, default=2000, help="soba full's rows (2000)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count())
     args = parser.parse_args()
 
-    before_tree = os.path.join(ROOT, "build-second-order-before")
-    if not os.path.exists(before_tree):
-        subprocess.run(["git", "-C", ROOT, "worktree", "add", "--detach", before_tree, args.before], check=True,
+    builds = {}
+    if args.before:
+        before_tree = os.path.join(ROOT, "build-second-order-before")
+        if not os.path.exists(before_tree):
+            subprocess.run(["git", "-C", ROOT, "worktree", "add", "--detach", before_tree, args.before], check=True,
+                           capture_output=True)
+        subprocess.run(["git", "-C", before_tree, "checkout", "--detach", args.before], check=True,
                        capture_output=True)
-    subprocess.run(["git", "-C", before_tree, "checkout", "--detach", args.before], check=True, capture_output=True)
-    builds = {"before": build(before_tree, os.path.join(before_tree, "build"), args.jobs),
-              "after": build(ROOT, os.path.join(ROOT, "build-second-order-after"), args.jobs)}
+        builds["before"] = build(before_tree, os.path.join(before_tree, "build"), args.jobs)
+    builds["after"] = build(ROOT, os.path.join(ROOT, "build-second-order-after"), args.jobs)
 
     work = tempfile.mkdtemp(prefix="second_order_")
     comparison = Comparison(argparse.Namespace(orders=1, selection_orders=0, jobs=args.jobs), work)
@@ -105,10 +112,10 @@ def main():
                                               "confidit", {"matrix": "full"}))
         glimpse_run("soba full", protocol(os.path.join(work, "soba.json"), "fashion_mnist_soba_o1", "soba",
                                           {"matrix": "full", "gamma": 0.05}))
-        if version == "after":  # the sketch is new: no before
-            glimpse_run("squarecb ridge sketch rank 10", protocol(
-                os.path.join(work, "squarecb_sketch.json"), "fashion_mnist_o1", "squarecb",
-                {"update": "ridge", "gamma_scale": 1000, "lambda": 1, "second_order": "sketch", "sketch_rank": 10}))
+        for rank in args.sketch_ranks if version == "after" else ():  # the sketch is new: no before
+            glimpse_run(f"squarecb ridge sketch rank {rank}", protocol(
+                os.path.join(work, f"squarecb_sketch{rank}.json"), "fashion_mnist_o1", "squarecb",
+                {"update": "ridge", "gamma_scale": 1000, "lambda": 1, "second_order": "sketch", "sketch_rank": rank}))
     if comparison.vw:
         for label, options in (("VW regcbopt", "--cbify 10 --cb_explore_adf --regcb --regcbopt"),
                                ("VW squarecb", "--cbify 10 --cb_explore_adf --squarecb --gamma_scale 500")):
@@ -123,11 +130,11 @@ def main():
             elapsed, result = timed(command, env)
             seconds[label].append(elapsed)
             results[label] = accuracy(trace) if trace else 1 - vw_loss(result.stderr, label)
-    print(f"# whole process, median of {args.repeats} interleaved runs; before = {args.before}")
+    print(f"# whole process, median of {args.repeats} interleaved runs; before = {args.before or 'not run'}")
     print(f"{'run':34} {'seconds':>8} {'accuracy':>9}")
     for label in runs:
         print(f"{label:34} {statistics.median(seconds[label]):8.2f} {100 * results[label]:8.2f}%")
-    for label in ("squarecb ridge float", "squarecb ridge double", "confidit full", "soba full"):
+    for label in ("squarecb ridge float", "squarecb ridge double", "confidit full", "soba full") if args.before else ():
         ratio = statistics.median(seconds[f"{label}, after"]) / statistics.median(seconds[f"{label}, before"])
         print(f"{label}: after / before = {ratio:.2f}")
     if os.environ.get("KEEP") != "1":

@@ -19,8 +19,11 @@ import sys
 
 import numpy as np
 
-# The pairing with the passive runs is the report's (glimpse report draws the same figure).
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "framework", "python"))
+# The pairing with the passive runs is the report's (glimpse report draws the same figure). The package is the
+# build's (beside $GLIMPSE, else build/): its trace_schema.py is generated there from the C++ header.
+_glimpse = os.environ.get("GLIMPSE", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "bin",
+                                                  "glimpse"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(_glimpse)), "..", "lib", "python"))
 from glimpse.bandit import read_bandit_runs, regret_ratio_groups  # noqa: E402
 from glimpse.stats import mean_ci  # noqa: E402
 

@@ -13,13 +13,13 @@ class Majority final : public glimpse::Learner {
     return {.name = "majority",
             .kind = glimpse::PluginKind::learner,
             .summary = "predicts the most frequent label seen so far",
-            .params =
-                {glimpse::ParamSpec::real("prior", "0", "pseudo-count given to every class at the start").at_least(0)},
+            // Each parameter is declared once and bound to the field that holds it: glimpse stores the validated,
+            // typed value there when it creates the learner.
+            .params = {glimpse::ParamSpec::real("prior", "0", "pseudo-count given to every class at the start")
+                           .at_least(0)
+                           .into(&Majority::prior_)},
             .accepts = {glimpse::FeedbackKind::label}};
   }
-
-  // Parameters arrive validated and typed.
-  explicit Majority(const glimpse::ParamValues& params) : prior_(params.real("prior")) {}
 
   // Size buffers here: predict and learn must not allocate.
   void reset(const glimpse::ProblemShape& shape, std::uint64_t /*seed*/) override {
@@ -36,7 +36,7 @@ class Majority final : public glimpse::Learner {
   }
 
  private:
-  double prior_;
+  double prior_ = 0;
   std::vector<double> counts_;
 };
 

@@ -6,6 +6,8 @@
 
 #include "glimpse/error.hpp"
 #include "protocol.hpp"
+#include "sweep_plan.hpp"
+#include "trace_assembly.hpp"
 #include "trace_store.hpp"
 
 namespace glimpse {

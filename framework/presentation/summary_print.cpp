@@ -11,6 +11,7 @@
 #include "summary.hpp"
 #include "text_table.hpp"
 #include "trace_reading.hpp"
+#include "trace_schema.hpp"
 
 namespace glimpse {
 
@@ -139,18 +140,20 @@ void print_summary(const std::filesystem::path& path, std::ostream& out, Summary
   const auto [selection, maximize, per_seed] = read_selection(file);
   const auto runs = read_run_summaries(file);
   const auto rows = summarize(runs, selection, maximize, view == SummaryView::every_grid_point, per_seed);
-  const auto total = h5::read_int_attribute(file, "runs_total");
+  const auto total = h5::read_int_attribute(file, schema::root::runs_total);
   std::vector<const RunSummary*> failed;
   for (const auto& run : runs)
-    if (run.status == "failed") failed.push_back(&run);
+    if (run.status == schema::status::failed) failed.push_back(&run);
   out << path.string() << ": " << runs.size() - failed.size() << " of " << total << " runs complete";
   if (!failed.empty()) out << ", " << failed.size() << " failed";
-  if (h5::has_attribute(file, "shard")) out << " (shard " << h5::read_string_attribute(file, "shard") << ")";
+  if (h5::has_attribute(file, schema::root::shard))
+    out << " (shard " << h5::read_string_attribute(file, schema::root::shard) << ")";
   out << "; "
       << (view == SummaryView::every_grid_point
               ? "every grid point"
-              : "grid point chosen by " + std::string(maximize ? "max" : "min") + (per_seed ? " " : " mean ") +
-                    selection + (per_seed ? " on each seed" : ""))
+              : "grid point chosen by " +
+                    std::string(maximize ? schema::selection::maximize : schema::selection::minimize) +
+                    (per_seed ? " " : " mean ") + selection + (per_seed ? " on each seed" : ""))
       << "; mean (std) over seeds\n\n";
   if (view == SummaryView::table)
     print_paper_table(rows, table_metric.empty() ? selection : table_metric, out);

@@ -5,6 +5,7 @@
 #include "glimpse/error.hpp"
 #include "glimpse/params.hpp"
 #include "trace_reading.hpp"
+#include "trace_schema.hpp"
 
 namespace glimpse {
 
@@ -17,17 +18,17 @@ ExportFormat parse_export_format(const std::string& name) {
 std::vector<h5::TableColumn> read_trace_table(const h5::Handle& file, const std::string& file_name,
                                               const std::string& table, const std::string& run) {
   if (table == "summary" || table == "curves") {
-    const std::string stored = table == "summary" ? "summary" : "curve_summary";
+    const std::string stored = table == "summary" ? schema::root::summary : schema::root::curve_summary;
     if (!h5::exists(file, stored))
       throw Error(file_name, "has no /" + stored + " table (a trace file still being written has none yet)");
     return h5::read_table(file, stored);
   }
   if (table != "rounds") throw Error("--table", "expected summary, curves or rounds, got '" + table + "'");
   if (run.empty()) throw Error("--table rounds", "needs --run ID (the run's id, e.g. 000003)");
-  const std::string path = "runs/" + run + "/rounds";
+  const std::string path = std::string(schema::root::runs) + "/" + run + "/" + schema::run::rounds_group;
   if (!h5::exists(file, path))
-    throw Error(file_name, "has no run '" + run + "' with per-round data (" + path +
-                               "); the summary's run column lists the runs");
+    throw Error(file_name,
+                "has no run '" + run + "' with per-round data (" + path + "); the summary's run column lists the runs");
   const h5::Handle rounds = h5::open_group(file, path);
   std::vector<h5::TableColumn> columns;
   for (const auto& name : h5::children(rounds)) columns.push_back(h5::read_column(rounds, name));
@@ -48,7 +49,6 @@ std::size_t row_count(const h5::TableColumn& c) {
   using Type = h5::TableColumn::Type;
   return c.type == Type::text ? c.texts.size() : c.type == Type::integer ? c.integers.size() : c.reals.size();
 }
-
 
 // One cell's text in the format: CSV leaves NaN empty and spells infinities as R and pandas read them; JSON has
 // no such numbers, so both are null there.

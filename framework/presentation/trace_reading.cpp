@@ -10,6 +10,7 @@
 
 #include "glimpse/error.hpp"
 #include "hdf5_checks.hpp"
+#include "trace_schema.hpp"
 
 namespace glimpse {
 
@@ -17,60 +18,74 @@ h5::Handle open_trace_file(const std::filesystem::path& path) {
   if (!std::filesystem::exists(path)) {
     // A sweep killed while it ran (or while it assembled the file) leaves its finished runs in the parts folder.
     if (std::filesystem::exists(path.string() + ".parts"))
-      throw Error(path.string(), "no such file yet: the sweep writing it was interrupted, and its finished runs are in " +
-                                     path.string() + ".parts; rerun the same 'glimpse run' to finish and assemble it");
+      throw Error(path.string(),
+                  "no such file yet: the sweep writing it was interrupted, and its finished runs are in " +
+                      path.string() + ".parts; rerun the same 'glimpse run' to finish and assemble it");
     throw Error(path.string(), "no such file");
   }
   if (!h5::is_hdf5(path)) throw Error(path.string(), "not an HDF5 file");
   h5::Handle file = h5::open_file(path, false);
-  if (!h5::has_attribute(file, "schema_version"))
+  if (!h5::has_attribute(file, schema::root::schema_version))
     throw Error(path.string(), "not a glimpse trace file (no schema_version)");
   return file;
 }
 
 SelectionRule read_selection(const h5::Handle& file) {
   SelectionRule rule;
-  rule.metric = h5::read_string_attribute(file, "selection_metric");
-  rule.maximize = h5::read_string_attribute(file, "selection_goal") == "max";
+  rule.metric = h5::read_string_attribute(file, schema::root::selection_metric);
+  rule.maximize = h5::read_string_attribute(file, schema::root::selection_goal) == schema::selection::maximize;
   rule.per_seed =  // (files before schema 1.2 have no such attribute)
-      h5::has_attribute(file, "selection_per_seed") && h5::read_string_attribute(file, "selection_per_seed") == "true";
+      h5::has_attribute(file, schema::root::selection_per_seed) &&
+      h5::read_string_attribute(file, schema::root::selection_per_seed) == "true";
   return rule;
 }
 
 std::vector<RunSummary> read_run_summaries(const h5::Handle& file) {
   std::vector<RunSummary> runs;
-  if (!h5::exists(file, "runs")) return runs;
-  const h5::Handle group = h5::open_group(file, "runs");
+  if (!h5::exists(file, schema::root::runs)) return runs;
+  const h5::Handle group = h5::open_group(file, schema::root::runs);
   for (const auto& id : h5::children(group)) runs.push_back(read_run_summary(h5::open_group(group, id), id));
   return runs;
 }
 
 std::vector<RunSummary> read_summary_table(const h5::Handle& file) {
-  if (!h5::exists(file, "summary")) return read_run_summaries(file);
-  const auto columns = h5::read_table(file, "summary");
+  if (!h5::exists(file, schema::root::summary)) return read_run_summaries(file);
+  const auto columns = h5::read_table(file, schema::root::summary);
   const auto column = [&](const std::string& name) -> const h5::TableColumn* {
     for (const auto& c : columns)
       if (c.name == name) return &c;
     return nullptr;
   };
-  const auto* run = column("run");
+  const auto* run = column(schema::table::run);
   if (!run) throw Error("/summary", "no run column: not a glimpse summary table");
   std::vector<RunSummary> runs(run->texts.size());
-  const std::vector<std::string> identity{"run", "dataset", "learner", "label", "params", "status", "seed",
-                                          "grid_point", "rounds", "seconds", "rounds_per_second", "peak_rss_mb"};
+  namespace field = schema::run;
+  const std::vector<std::string> identity{schema::table::run,
+                                          field::dataset,
+                                          field::learner,
+                                          field::label,
+                                          field::params,
+                                          field::status,
+                                          field::seed,
+                                          field::grid_point,
+                                          field::rounds,
+                                          field::seconds,
+                                          field::rounds_per_second,
+                                          field::peak_rss_mb};
   for (std::size_t i = 0; i < runs.size(); ++i) {
     RunSummary& r = runs[i];
     r.id = run->texts[i];
-    if (const auto* c = column("dataset")) r.dataset = c->texts[i];
-    if (const auto* c = column("learner")) r.learner = c->texts[i];
-    r.label = column("label") ? column("label")->texts[i] : r.learner;  // files before schema 1.1 have no label
-    if (const auto* c = column("params")) r.params = c->texts[i];
-    if (const auto* c = column("status")) r.status = c->texts[i];
-    if (const auto* c = column("seed")) r.seed = c->integers[i];
-    if (const auto* c = column("grid_point")) r.grid_point = c->integers[i];
-    if (const auto* c = column("rounds")) r.rounds = c->integers[i];
-    if (const auto* c = column("seconds")) r.seconds = c->reals[i];
-    if (const auto* c = column("peak_rss_mb")) r.peak_rss_mb = c->reals[i];
+    if (const auto* c = column(schema::run::dataset)) r.dataset = c->texts[i];
+    if (const auto* c = column(schema::run::learner)) r.learner = c->texts[i];
+    // Files before schema 1.1 have no label.
+    r.label = column(schema::run::label) ? column(schema::run::label)->texts[i] : r.learner;
+    if (const auto* c = column(schema::run::params)) r.params = c->texts[i];
+    if (const auto* c = column(schema::run::status)) r.status = c->texts[i];
+    if (const auto* c = column(schema::run::seed)) r.seed = c->integers[i];
+    if (const auto* c = column(schema::run::grid_point)) r.grid_point = c->integers[i];
+    if (const auto* c = column(schema::run::rounds)) r.rounds = c->integers[i];
+    if (const auto* c = column(schema::run::seconds)) r.seconds = c->reals[i];
+    if (const auto* c = column(schema::run::peak_rss_mb)) r.peak_rss_mb = c->reals[i];
     for (const auto& c : columns)  // a metric's column is NaN where the run lacks it
       if (c.type == h5::TableColumn::Type::real && !std::isnan(c.reals[i]) &&
           std::find(identity.begin(), identity.end(), c.name) == identity.end())
@@ -92,25 +107,25 @@ std::string trace_digest(const h5::Handle& file) {
     for (const std::int64_t v : column.integers) mix_bytes(&v, sizeof v);
     for (const double v : column.reals) mix_bytes(&v, sizeof v);
   };
-  if (!h5::exists(file, "runs")) return "0000000000000000";
-  const h5::Handle runs = h5::open_group(file, "runs");
+  if (!h5::exists(file, schema::root::runs)) return "0000000000000000";
+  const h5::Handle runs = h5::open_group(file, schema::root::runs);
   for (const auto& id : h5::children(runs)) {
     const h5::Handle run = h5::open_group(runs, id);
     mix_text(id);
-    if (h5::exists(run, "rounds")) {
-      const h5::Handle rounds = h5::open_group(run, "rounds");
+    if (h5::exists(run, schema::run::rounds_group)) {
+      const h5::Handle rounds = h5::open_group(run, schema::run::rounds_group);
       for (const auto& name : h5::children(rounds)) mix_column(rounds, name);
     }
-    if (h5::exists(run, "curves")) {
-      const h5::Handle curves = h5::open_group(run, "curves");
+    if (h5::exists(run, schema::run::curves_group)) {
+      const h5::Handle curves = h5::open_group(run, schema::run::curves_group);
       for (const auto& name : h5::children(curves)) {
         const h5::Handle curve = h5::open_group(curves, name);
         mix_text(name);
         for (const auto& part : h5::children(curve)) mix_column(curve, part);
       }
     }
-    if (h5::exists(run, "summary")) {
-      const h5::Handle summary = h5::open_group(run, "summary");
+    if (h5::exists(run, schema::run::summary_group)) {
+      const h5::Handle summary = h5::open_group(run, schema::run::summary_group);
       for (const auto& name : h5::attribute_names(summary)) {
         const double v = h5::read_double_attribute(summary, name);
         mix_text(name);
@@ -142,7 +157,8 @@ using detail::string_type;
 
 TableColumn read_table_column(const Handle& parent, const std::string& table, const std::string& column,
                               TableColumn::Type type) {
-  const Handle dataset(check_in(H5Dopen2(parent.id(), table.c_str(), H5P_DEFAULT), parent.id(), "opening table '" + table + "'"));
+  const Handle dataset(
+      check_in(H5Dopen2(parent.id(), table.c_str(), H5P_DEFAULT), parent.id(), "opening table '" + table + "'"));
   const Handle space(check(H5Dget_space(dataset.id()), "reading the size of table '" + table + "'"));
   const auto rows = static_cast<std::size_t>(H5Sget_simple_extent_npoints(space.id()));
   // A compound memory type holding just this member: HDF5 reads the matching field of every row.
@@ -185,7 +201,8 @@ std::optional<TableColumn::Type> column_type(H5T_class_t type_class) {
 }  // namespace
 
 std::vector<TableColumn> read_table(const Handle& parent, const std::string& table) {
-  const Handle dataset(check_in(H5Dopen2(parent.id(), table.c_str(), H5P_DEFAULT), parent.id(), "opening table '" + table + "'"));
+  const Handle dataset(
+      check_in(H5Dopen2(parent.id(), table.c_str(), H5P_DEFAULT), parent.id(), "opening table '" + table + "'"));
   const Handle type(check(H5Dget_type(dataset.id()), "reading the type of table '" + table + "'"));
   if (H5Tget_class(type.id()) != H5T_COMPOUND) throw Error("HDF5: '" + table + "' is not a table");
   std::vector<TableColumn> columns;
@@ -202,7 +219,8 @@ std::vector<TableColumn> read_table(const Handle& parent, const std::string& tab
 }
 
 TableColumn read_column(const Handle& parent, const std::string& name) {
-  const Handle dataset(check_in(H5Dopen2(parent.id(), name.c_str(), H5P_DEFAULT), parent.id(), "opening dataset '" + name + "'"));
+  const Handle dataset(
+      check_in(H5Dopen2(parent.id(), name.c_str(), H5P_DEFAULT), parent.id(), "opening dataset '" + name + "'"));
   const Handle type(check(H5Dget_type(dataset.id()), "reading the type of '" + name + "'"));
   const auto kind = column_type(H5Tget_class(type.id()));
   if (kind == TableColumn::Type::integer) return {*kind, name, {}, read_vector<std::int64_t>(parent, name), {}};

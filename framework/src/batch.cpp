@@ -10,6 +10,7 @@
 #include "glimpse/random.hpp"
 #include "glimpse/split.hpp"
 #include "round_loop.hpp"
+#include "stream_order.hpp"
 
 namespace glimpse {
 
@@ -113,18 +114,41 @@ class HostProblem final : public BatchProblem {
   double last_objective_ = std::numeric_limits<double>::quiet_NaN();  // NaN until an iteration is reported
 };
 
-// Fits a fresh learner on the problem's labelled points: BatchLearner::fit, or `passes` passes of predict and
+// One fit's fresh model: a BatchLearner, or an online Learner fitted by passes; evaluate() serves both.
+class FittedModel {
+ public:
+  explicit FittedModel(const BatchRunInputs& in) : object_(in.make_learner()) {
+    if (in.batch_learner) {
+      batch_ = dynamic_cast<BatchLearner*>(object_.get());
+      if (!batch_) throw Error("learner '" + in.learner_name + "' declares batch fitting but is not a BatchLearner");
+    } else {
+      online_ = dynamic_cast<Learner*>(object_.get());
+      if (!online_) throw Error("learner '" + in.learner_name + "' does not declare batch fitting but is no Learner");
+    }
+  }
+  BatchLearner* batch() const noexcept { return batch_; }
+  Learner& online() const noexcept { return *online_; }
+  void evaluate(const Instance& x, Prediction& pred) const {
+    batch_ ? batch_->evaluate(x, pred) : online_->evaluate(x, pred);
+  }
+
+ private:
+  std::unique_ptr<PluginObject> object_;
+  BatchLearner* batch_ = nullptr;
+  Learner* online_ = nullptr;
+};
+
+// Fits the model on the problem's labelled points: BatchLearner::fit, or `passes` passes of predict and
 // learn (label feedback) in an order drawn from the learner's seed, one iteration per pass with the pass's
 // training error as its objective. Returns false when interrupted.
-bool fit(const BatchRunInputs& in, Learner& learner, HostProblem& problem) {
+bool fit(const BatchRunInputs& in, const FittedModel& model, HostProblem& problem) {
   const ProblemShape shape = problem.shape();
-  learner.reset(shape, in.learner_seed);
-  if (in.batch_learner) {
-    auto* batch = dynamic_cast<BatchLearner*>(&learner);
-    if (!batch) throw Error("learner '" + in.learner_name + "' declares batch fitting but is not a BatchLearner");
+  if (auto* batch = model.batch()) {
     batch->fit(problem, in.learner_seed);
     return !(in.interrupted && (*in.interrupted)());
   }
+  Learner& learner = model.online();
+  learner.reset(shape, in.learner_seed);
   Prediction pred;
   pred.scores.assign(static_cast<std::size_t>(shape.K), 0.0);
   const auto labelled = problem.labelled();
@@ -164,8 +188,8 @@ bool run_batch(const BatchRunInputs& in, RunRecord& record) {
       for (std::size_t i = 0; i < split.labelled.size(); ++i)
         if (split.fold[i] != f) labelled.push_back(split.labelled[i]), labels.push_back(split.labels[i]);
       HostProblem problem(in, std::move(labelled), std::move(labels), keep_going);
-      const auto learner = in.make_learner();
-      if (!fit(in, *learner, problem)) {
+      const FittedModel model(in);
+      if (!fit(in, model, problem)) {
         stopped = true;
         return;
       }
@@ -173,7 +197,7 @@ bool run_batch(const BatchRunInputs& in, RunRecord& record) {
       pred.scores.assign(static_cast<std::size_t>(in.data->num_classes()), 0.0);
       for (std::size_t i = 0; i < split.labelled.size(); ++i) {
         if (split.fold[i] != f) continue;
-        learner->evaluate(problem.point(split.labelled[i]), pred);
+        model.evaluate(problem.point(split.labelled[i]), pred);
         mistakes[static_cast<std::size_t>(f)] += pred.predicted != split.labels[i];
       }
     });
@@ -183,7 +207,7 @@ bool run_batch(const BatchRunInputs& in, RunRecord& record) {
                         static_cast<double>(split.labelled.size()));
   }
 
-  const auto learner = in.make_learner();
+  const FittedModel model(in);
   const ProblemShape shape = training_shape(in);
   for (auto* metric : in.metrics) metric->reset(shape, 0);
   NamedCurve objective{"objective", {}, {}};
@@ -192,13 +216,13 @@ bool run_batch(const BatchRunInputs& in, RunRecord& record) {
   const auto evaluate_on_test = [&](std::int64_t iteration, double value) {
     objective.rounds.push_back(iteration);
     objective.values.push_back(value);
-    evaluate_held_out(*in.data, split.test, *learner, in.metrics, pred, iteration);
+    evaluate_held_out(*in.data, split.test, model, in.metrics, pred, iteration);
   };
   HostProblem problem(in, split.labelled, split.labels, [&](std::int64_t iteration, double value) {
     if (in.test_every > 0 && iteration % in.test_every == 0) evaluate_on_test(iteration, value);
     return keep_going(iteration, value);
   });
-  if (!fit(in, *learner, problem)) return false;
+  if (!fit(in, model, problem)) return false;
   if (objective.rounds.empty() || objective.rounds.back() != problem.last_iteration())
     evaluate_on_test(problem.last_iteration(), problem.last_objective());
   record.rounds = problem.last_iteration();

@@ -1,5 +1,5 @@
-// Batch protocols (kind "batch"; the PS3VT paper's setting, docs/protocols.md): per (dataset, seed) a stratified split into
-// labelled, unlabelled and test rows shared by every run; each run fits one learner on the training part
+// Batch protocols (kind "batch"; the PS3VT paper's setting, docs/protocols.md): per (dataset, seed) a stratified split
+// into labelled, unlabelled and test rows shared by every run; each run fits one learner on the training part
 // (optionally cross-validating on the labelled rows first) and is evaluated on the test rows.
 #pragma once
 
@@ -16,7 +16,7 @@
 #include "glimpse/dataset.hpp"
 #include "glimpse/interfaces.hpp"
 #include "protocol.hpp"
-#include "trace_store.hpp"
+#include "run_record.hpp"
 
 namespace glimpse {
 
@@ -53,10 +53,10 @@ struct BatchRunInputs {
   const Dataset* data = nullptr;
   const BatchSplitRows* split = nullptr;
   SplitShared* shared = nullptr;
-  std::string learner_name;                                // keeps plugins' shared keys apart
-  std::function<std::unique_ptr<Learner>()> make_learner;  // a fresh object per fit (folds, final)
-  bool batch_learner = false;                              // BatchLearner::fit, else passes of predict/learn
-  std::vector<Metric*> metrics;                            // see the final fit's test evaluations
+  std::string learner_name;                                     // keeps plugins' shared keys apart
+  std::function<std::unique_ptr<PluginObject>()> make_learner;  // a fresh object per fit (folds, final)
+  bool batch_learner = false;                                   // BatchLearner::fit, else passes of predict/learn
+  std::vector<Metric*> metrics;                                 // see the final fit's test evaluations
   std::uint64_t learner_seed = 0;
   std::int64_t passes = 1;      // online learners' passes over the labelled points
   std::int64_t test_every = 0;  // iterations between test evaluations (0: at the end)

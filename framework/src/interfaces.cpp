@@ -8,6 +8,8 @@ namespace glimpse {
 PluginObject::~PluginObject() = default;
 BatchProblem::~BatchProblem() = default;
 BatchLearner::~BatchLearner() = default;
+LabelBuyer::~LabelBuyer() = default;
+RunReporter::~RunReporter() = default;
 
 Dataset DataSource::load_for_seed(const SeedContext&) const {
   throw Error("this data source declares per_seed() but does not implement load_for_seed()");

@@ -2,7 +2,6 @@
 // run's plugins made and driven by the round loop or a batch fit, and every finished run handed to the trace store.
 #include "orchestrator.hpp"
 
-#include <memory>
 #include <sys/resource.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
@@ -10,13 +9,14 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <memory>
 #include <mutex>
 
 #include "batch.hpp"
-#include "run_writer.hpp"
-#include "shared_by_runs.hpp"
 #include "glimpse/error.hpp"
 #include "glimpse/interfaces.hpp"
+#include "run_writer.hpp"
+#include "shared_by_runs.hpp"
 #include "stream_keys.hpp"
 #include "trace_store.hpp"
 
@@ -113,9 +113,9 @@ class Sweep {
   std::atomic<bool> stop_requested_{false};
   const std::function<bool()> interrupted_;
   std::atomic<std::int64_t> rounds_played_{0};  // this invocation's, as they play (SweepObserver::begin)
-  std::exception_ptr failure_;  // what stops the sweep (with --fail-fast, the first failed run)
-  std::mutex failure_mutex_;    // guards failure_ and result_.failures
-  std::mutex profile_mutex_;    // guards result_.profiles
+  std::exception_ptr failure_;                  // what stops the sweep (with --fail-fast, the first failed run)
+  std::mutex failure_mutex_;                    // guards failure_ and result_.failures
+  std::mutex profile_mutex_;                    // guards result_.profiles
   std::atomic<std::int64_t> completed_{0};
   std::atomic<std::int64_t> rounds_{0};
 };
@@ -221,7 +221,8 @@ SweepResult Sweep::run() {
   });
   {
     // The observer reads rounds_played_ until end(), which must come before this sweep is gone, even on a throw.
-    const std::unique_ptr<SweepObserver, void (*)(SweepObserver*)> ending(observer_, [](SweepObserver* o) { o->end(); });
+    const std::unique_ptr<SweepObserver, void (*)(SweepObserver*)> ending(observer_,
+                                                                          [](SweepObserver* o) { o->end(); });
     run_workers();
     try {
       writer_->close();  // everything finished is written before the counts are taken
@@ -335,14 +336,13 @@ bool Sweep::run_plugins(const RunSpec& run, const RunData& data, RunRecord& reco
   }
   if (learner) {
     MetricResults out;
-    learner->report(out);
+    if (const auto* reporter = dynamic_cast<const RunReporter*>(learner.get())) reporter->report(out);
     append_results(record, std::move(out), [](const std::string& suffix) { return "learner_" + suffix; });
   }
   return true;
 }
 
-bool Sweep::run_batch_split(const RunSpec& run, const Dataset& data, std::vector<Metric*> metrics,
-                            RunRecord& record) {
+bool Sweep::run_batch_split(const RunSpec& run, const Dataset& data, std::vector<Metric*> metrics, RunRecord& record) {
   const DatasetUse& dataset_use = protocol_.datasets[static_cast<std::size_t>(run.dataset)];
   const PluginUse& learner_use = protocol_.learners[static_cast<std::size_t>(run.learner)];
   const StreamKeys keys(run.seed, dataset_use.name, learner_use.name(), run.learner_identity);
@@ -358,7 +358,7 @@ bool Sweep::run_batch_split(const RunSpec& run, const Dataset& data, std::vector
   inputs.split = &split->rows;
   inputs.shared = &split->shared;
   inputs.learner_name = learner_use.name();
-  inputs.make_learner = [&] { return learner_use.create<Learner>(run.learner_params); };
+  inputs.make_learner = [&] { return learner_use.create<PluginObject>(run.learner_params); };
   inputs.batch_learner = learner_use.plugin->spec->batch;
   inputs.metrics = std::move(metrics);
   inputs.learner_seed = keys.learner;
@@ -392,6 +392,7 @@ bool Sweep::run_online(const RunSpec& run, const RunData& data, std::vector<Metr
   RoundLoopInputs inputs;
   inputs.data = data.data.get();
   inputs.learner = learner.get();
+  inputs.label_buyer = dynamic_cast<LabelBuyer*>(learner.get());
   inputs.oracle = oracle.get();
   inputs.query_rule = rule.get();
   inputs.metrics = std::move(metrics);
@@ -416,8 +417,8 @@ bool Sweep::run_online(const RunSpec& run, const RunData& data, std::vector<Metr
   return true;
 }
 
-void Sweep::record_failure(const RunSpec& run, RunRecord identity, const std::exception& e,
-                           Clock::time_point run_start, SweepProfile::Worker& worker) {
+void Sweep::record_failure(const RunSpec& run, RunRecord identity, const std::exception& e, Clock::time_point run_start,
+                           SweepProfile::Worker& worker) {
   const auto* in_round = dynamic_cast<const RunFailure*>(&e);
   RunRecord failed = std::move(identity);
   failed.error = e.what();
@@ -468,8 +469,6 @@ SweepResult Sweep::finish() {
 
 }  // namespace
 
-SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) {
-  return Sweep(protocol, options).run();
-}
+SweepResult run_sweep(const Protocol& protocol, const SweepOptions& options) { return Sweep(protocol, options).run(); }
 
 }  // namespace glimpse

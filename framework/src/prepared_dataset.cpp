@@ -5,10 +5,11 @@
 #include <iostream>
 #include <optional>
 
+#include "batch.hpp"
 #include "glimpse/error.hpp"
 #include "glimpse/random.hpp"
-#include "round_loop.hpp"
 #include "stream_keys.hpp"
+#include "stream_order.hpp"
 
 namespace glimpse {
 

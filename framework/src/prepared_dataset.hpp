@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "batch.hpp"
 #include "glimpse/dataset.hpp"
 #include "glimpse/interfaces.hpp"
 #include "protocol.hpp"

@@ -12,6 +12,7 @@
 #include "glimpse/dataset.hpp"
 #include "glimpse/params.hpp"
 #include "plugin_registry.hpp"
+#include "stream_order.hpp"
 
 namespace glimpse {
 
@@ -72,17 +73,6 @@ struct DatasetUse {
   std::vector<DatasetUse> test;
   // Batch protocols: this dataset's labelled fraction, overriding the split's.
   std::optional<double> labelled;
-};
-
-// How each pass visits the rows. Every mode but `file` draws from the run's order stream (seed, dataset), so
-// runs on the same dataset and seed see the same sequence.
-enum class StreamOrder {
-  shuffle,           // a uniform permutation
-  file,              // rows as stored
-  by_class,          // class 1's rows, then class 2's, ... (each class shuffled)
-  interleaved,       // one row of each class in turn (each class shuffled; exhausted classes drop out)
-  class_balanced,    // each round a class uniformly at random, then one of its rows (with replacement)
-  with_replacement,  // each round a row uniformly at random (with replacement); `rounds` rows per pass
 };
 
 struct SelectionRule {
@@ -149,29 +139,5 @@ struct Protocol {
 Protocol parse_protocol(const std::string& text, const std::string& file, const std::filesystem::path& base_dir,
                         const PluginRegistry& registry);
 Protocol load_protocol_file(const std::filesystem::path& path, const PluginRegistry& registry);
-
-// One run: learner x grid point x dataset x seed. A grid point is a point of the learner's grid crossed with
-// its query rule's grid (the rule's grid varies fastest).
-struct RunSpec {
-  std::int64_t index = 0;
-  std::string id;  // zero-padded index, the run's group name in the trace
-  std::int32_t dataset = 0;
-  std::int32_t learner = 0;
-  std::int64_t grid_point = 0;
-  std::uint64_t seed = 0;
-  ParamValues learner_params;     // resolved for the dataset's shape
-  ParamValues query_rule_params;  // likewise; empty when the learner's runs have no query rule
-  std::string learner_identity;   // PluginUse::identity of learner_params: what keys the learner's random stream
-};
-
-// Every run in a stable order (dataset, learner, grid point, seed), with parameters resolved for each
-// dataset's shape; out-of-range values stop everything before any run starts. A grid point whose values resolve to
-// those of an earlier point of the same learner and dataset (an expression of K, d, n equal to a listed value) is run
-// once: its runs are left out, and `notes` (when given) says which point repeated which.
-std::vector<RunSpec> expand_runs(const Protocol& protocol, const std::vector<ProblemShape>& shapes,
-                                 std::vector<std::string>* notes = nullptr);
-
-// A run's id, its group name in the trace: the index zero-padded to max(6, digits of the run count).
-std::string run_id(std::int64_t index, std::int64_t total_runs);
 
 }  // namespace glimpse

@@ -10,17 +10,6 @@
 
 namespace glimpse {
 
-void evaluate_held_out(const Dataset& data, std::span<const std::int64_t> rows, Learner& learner,
-                       std::span<Metric* const> metrics, Prediction& prediction, std::int64_t round) {
-  const auto count = rows.empty() ? data.size() : static_cast<std::int64_t>(rows.size());
-  for (std::int64_t i = 0; i < count; ++i) {
-    const std::int64_t row = rows.empty() ? i : rows[static_cast<std::size_t>(i)];
-    learner.evaluate(data.row(row), prediction);
-    for (auto* metric : metrics) metric->observe_test(data.label(row), prediction);
-  }
-  for (auto* metric : metrics) metric->test_done(round);
-}
-
 RunFailure::RunFailure(std::int64_t failed_round, const std::string& what)
     : Error(failed_round > 0 ? "round " + std::to_string(failed_round) : std::string("before the first round"), what),
       round(failed_round) {}
@@ -51,8 +40,8 @@ void reset_run(const RoundLoopInputs& in, const ProblemShape& shape, std::int64_
                               std::to_string(prediction.scores[k]) + " (did its weights diverge?)");
 }
 inline void check_prediction(const Prediction& prediction, std::int32_t K, std::int64_t t) {
-  bool usable = prediction.predicted >= 0 && prediction.predicted < K && prediction.proposed >= 0 &&
-                prediction.proposed < K;
+  bool usable =
+      prediction.predicted >= 0 && prediction.predicted < K && prediction.proposed >= 0 && prediction.proposed < K;
   for (const double score : prediction.scores) usable &= std::isfinite(score);
   if (!usable) [[unlikely]]
     fail_prediction(prediction, K, t);
@@ -84,7 +73,8 @@ inline RoundTruth truth_of(const Dataset& data, std::int64_t row, std::int64_t t
 inline bool decide_query(const RoundLoopInputs& in, const Instance& x, const Prediction& prediction, std::int64_t t) {
   Rng query_rng(derive_key(in.query_key, static_cast<std::uint64_t>(t)));
   const bool rule_queries = in.query_rule->decide(x, prediction, t, query_rng);
-  return in.learner->wants_label(rule_queries) || rule_queries;
+  const bool bought = in.label_buyer && in.label_buyer->wants_label(rule_queries);
+  return bought || rule_queries;
 }
 
 // Every 4096 rounds: the progress counter, and whether to go on (false: interrupted).
@@ -176,40 +166,6 @@ bool run_rounds_loop(const RoundLoopInputs& in, RunRecord& record) {
 
 bool run_rounds(const RoundLoopInputs& in, RunRecord& record) {
   return in.profile ? run_rounds_loop<true>(in, record) : run_rounds_loop<false>(in, record);
-}
-
-void fill_stream_order(std::span<std::int64_t> order, std::uint64_t order_key, std::int64_t pass, StreamOrder mode,
-                       std::span<const std::int32_t> labels, std::int32_t num_classes) {
-  std::iota(order.begin(), order.end(), std::int64_t{0});
-  if (mode == StreamOrder::file || order.empty()) return;
-  Rng rng(derive_key(order_key, static_cast<std::uint64_t>(pass)));
-  if (mode == StreamOrder::with_replacement) {  // `order` may be longer or shorter than the rows
-    for (auto& slot : order) slot = static_cast<std::int64_t>(rng.below(labels.size()));
-    return;
-  }
-  for (std::size_t i = order.size() - 1; i > 0; --i) std::swap(order[i], order[rng.below(i + 1)]);
-  if (mode == StreamOrder::shuffle) return;
-  // Class-wise modes: each class's rows in the shuffled order above, then arranged by class.
-  std::vector<std::vector<std::int64_t>> by_class(static_cast<std::size_t>(num_classes));
-  for (const std::int64_t row : order)
-    by_class[static_cast<std::size_t>(labels[static_cast<std::size_t>(row)])].push_back(row);
-  std::size_t position = 0;
-  if (mode == StreamOrder::by_class) {
-    for (const auto& rows : by_class)
-      for (const std::int64_t row : rows) order[position++] = row;
-  } else if (mode == StreamOrder::interleaved) {
-    for (std::size_t depth = 0; position < order.size(); ++depth)
-      for (const auto& rows : by_class)
-        if (depth < rows.size()) order[position++] = rows[depth];
-  } else {  // class_balanced
-    std::vector<std::size_t> present;
-    for (std::size_t c = 0; c < by_class.size(); ++c)
-      if (!by_class[c].empty()) present.push_back(c);
-    for (auto& slot : order) {
-      const auto& rows = by_class[present[rng.below(present.size())]];
-      slot = rows[rng.below(rows.size())];
-    }
-  }
 }
 
 }  // namespace glimpse

@@ -13,7 +13,8 @@
 #include "glimpse/interfaces.hpp"
 #include "protocol.hpp"
 #include "round_profile.hpp"
-#include "trace_store.hpp"
+#include "run_record.hpp"
+#include "stream_order.hpp"
 
 namespace glimpse {
 
@@ -21,6 +22,7 @@ namespace glimpse {
 struct RoundLoopInputs {
   const Dataset* data = nullptr;
   Learner* learner = nullptr;
+  LabelBuyer* label_buyer = nullptr;  // the learner, when it buys labels beyond the query rule's
   FeedbackOracle* oracle = nullptr;
   QueryRule* query_rule = nullptr;  // null: every round is queried
   std::vector<Metric*> metrics;
@@ -39,10 +41,19 @@ struct RoundLoopInputs {
   RoundProfile* profile = nullptr;  // non-null: time every phase of every round into it (glimpse run --profile)
 };
 
-// Held-out evaluation: the learner predicts rows `rows` of `data` (every row when `rows` is empty) without
-// learning; the metrics see each (true label, prediction), then test_done(round).
-void evaluate_held_out(const Dataset& data, std::span<const std::int64_t> rows, Learner& learner,
-                       std::span<Metric* const> metrics, Prediction& prediction, std::int64_t round);
+// Held-out evaluation: the model (a Learner or a BatchLearner) predicts rows `rows` of `data` (every row when `rows`
+// is empty) without learning; the metrics see each (true label, prediction), then test_done(round).
+template <class Model>
+void evaluate_held_out(const Dataset& data, std::span<const std::int64_t> rows, Model& model,
+                       std::span<Metric* const> metrics, Prediction& prediction, std::int64_t round) {
+  const auto count = rows.empty() ? data.size() : static_cast<std::int64_t>(rows.size());
+  for (std::int64_t i = 0; i < count; ++i) {
+    const std::int64_t row = rows.empty() ? i : rows[static_cast<std::size_t>(i)];
+    model.evaluate(data.row(row), prediction);
+    for (auto* metric : metrics) metric->observe_test(data.label(row), prediction);
+  }
+  for (auto* metric : metrics) metric->test_done(round);
+}
 
 // Something a run's plugins did wrong (threw, returned a label outside 0..K-1 or a non-finite score): the run
 // fails with this message; `round` is where (0: outside the round loop).
@@ -55,10 +66,5 @@ class RunFailure : public Error {
 // Resets the objects and runs every round; fills the record's per-round fields and `rounds`.
 // Returns false when `interrupted` said stop (the record is then incomplete). Throws RunFailure.
 bool run_rounds(const RoundLoopInputs& inputs, RunRecord& record);
-// The order in which a run visits the rows in pass `pass`: a permutation drawn from (order_key, pass), or
-// the file order when not shuffling. Runs with the same seed and dataset share the key.
-// `labels` and `num_classes` serve the class-wise modes. Allocation-free for shuffle and file only.
-void fill_stream_order(std::span<std::int64_t> order, std::uint64_t order_key, std::int64_t pass, StreamOrder mode,
-                       std::span<const std::int32_t> labels, std::int32_t num_classes);
 
 }  // namespace glimpse

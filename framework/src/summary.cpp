@@ -8,46 +8,50 @@
 #include <map>
 #include <optional>
 
+#include "trace_schema.hpp"
+
 namespace glimpse {
 
 RunSummary read_run_summary(const h5::Handle& run, const std::string& id, bool with_curves) {
   RunSummary s;
   s.id = id;
-  s.dataset = h5::read_string_attribute(run, "dataset");
-  s.learner = h5::read_string_attribute(run, "learner");
-  s.label = h5::has_attribute(run, "label") ? h5::read_string_attribute(run, "label") : s.learner;
-  s.params = h5::read_string_attribute(run, "params");
+  s.dataset = h5::read_string_attribute(run, schema::run::dataset);
+  s.learner = h5::read_string_attribute(run, schema::run::learner);
+  s.label = h5::has_attribute(run, schema::run::label) ? h5::read_string_attribute(run, schema::run::label) : s.learner;
+  s.params = h5::read_string_attribute(run, schema::run::params);
   // A dataset variant (a transform grid point) is part of what selection chooses among.
-  if (h5::has_attribute(run, "dataset_variant")) {
-    const std::string variant = h5::read_string_attribute(run, "dataset_variant");
+  if (h5::has_attribute(run, schema::run::dataset_variant)) {
+    const std::string variant = h5::read_string_attribute(run, schema::run::dataset_variant);
     if (!variant.empty()) s.params = variant + " " + s.params;
   }
   // So is the query rule's setting: runs of one learner under different rules (or rule grid points) differ.
-  if (h5::has_attribute(run, "query_rule")) {
-    const std::string rule = h5::read_string_attribute(run, "query_rule");
-    if (!rule.empty()) s.params += " " + rule + h5::read_string_attribute(run, "query_rule_params");
+  if (h5::has_attribute(run, schema::run::query_rule)) {
+    const std::string rule = h5::read_string_attribute(run, schema::run::query_rule);
+    if (!rule.empty()) s.params += " " + rule + h5::read_string_attribute(run, schema::run::query_rule_params);
   }
-  s.status = h5::has_attribute(run, "status") ? h5::read_string_attribute(run, "status") : "incomplete";
-  s.seed = h5::read_int_attribute(run, "seed");
-  s.grid_point = h5::read_int_attribute(run, "grid_point");
-  s.rounds = h5::read_int_attribute(run, "rounds");
-  s.seconds = h5::read_double_attribute(run, "seconds");
-  if (h5::has_attribute(run, "peak_rss_mb")) s.peak_rss_mb = h5::read_double_attribute(run, "peak_rss_mb");
-  if (h5::has_attribute(run, "error")) {
-    s.error = h5::read_string_attribute(run, "error");
-    s.failed_round = h5::read_int_attribute(run, "failed_round");
+  s.status = h5::has_attribute(run, schema::run::status) ? h5::read_string_attribute(run, schema::run::status)
+                                                         : schema::status::incomplete;
+  s.seed = h5::read_int_attribute(run, schema::run::seed);
+  s.grid_point = h5::read_int_attribute(run, schema::run::grid_point);
+  s.rounds = h5::read_int_attribute(run, schema::run::rounds);
+  s.seconds = h5::read_double_attribute(run, schema::run::seconds);
+  if (h5::has_attribute(run, schema::run::peak_rss_mb))
+    s.peak_rss_mb = h5::read_double_attribute(run, schema::run::peak_rss_mb);
+  if (h5::has_attribute(run, schema::run::error)) {
+    s.error = h5::read_string_attribute(run, schema::run::error);
+    s.failed_round = h5::read_int_attribute(run, schema::run::failed_round);
   }
-  if (h5::exists(run, "summary")) {
-    const h5::Handle summary = h5::open_group(run, "summary");
+  if (h5::exists(run, schema::run::summary_group)) {
+    const h5::Handle summary = h5::open_group(run, schema::run::summary_group);
     for (const auto& name : h5::attribute_names(summary))
       s.metrics.emplace_back(name, h5::read_double_attribute(summary, name));
   }
-  if (with_curves && h5::exists(run, "curves")) {
-    const h5::Handle curves = h5::open_group(run, "curves");
+  if (with_curves && h5::exists(run, schema::run::curves_group)) {
+    const h5::Handle curves = h5::open_group(run, schema::run::curves_group);
     for (const auto& name : h5::children(curves)) {
       const h5::Handle curve = h5::open_group(curves, name);
-      s.curves.push_back(
-          {name, h5::read_vector<std::int64_t>(curve, "round"), h5::read_vector<double>(curve, "value")});
+      s.curves.push_back({name, h5::read_vector<std::int64_t>(curve, schema::curve::round),
+                          h5::read_vector<double>(curve, schema::curve::value)});
     }
   }
   return s;
@@ -55,18 +59,18 @@ RunSummary read_run_summary(const h5::Handle& run, const std::string& id, bool w
 
 void write_summary_table(const h5::Handle& file, const std::vector<RunSummary>& runs) {
   using Type = h5::TableColumn::Type;
-  std::vector<h5::TableColumn> columns{{Type::text, "run", {}, {}, {}},
-                                       {Type::text, "dataset", {}, {}, {}},
-                                       {Type::text, "learner", {}, {}, {}},
-                                       {Type::text, "label", {}, {}, {}},
-                                       {Type::text, "params", {}, {}, {}},
-                                       {Type::integer, "seed", {}, {}, {}},
-                                       {Type::integer, "grid_point", {}, {}, {}},
-                                       {Type::text, "status", {}, {}, {}},
-                                       {Type::integer, "rounds", {}, {}, {}},
-                                       {Type::real, "seconds", {}, {}, {}},
-                                       {Type::real, "rounds_per_second", {}, {}, {}},
-                                       {Type::real, "peak_rss_mb", {}, {}, {}}};
+  std::vector<h5::TableColumn> columns{{Type::text, schema::table::run, {}, {}, {}},
+                                       {Type::text, schema::run::dataset, {}, {}, {}},
+                                       {Type::text, schema::run::learner, {}, {}, {}},
+                                       {Type::text, schema::run::label, {}, {}, {}},
+                                       {Type::text, schema::run::params, {}, {}, {}},
+                                       {Type::integer, schema::run::seed, {}, {}, {}},
+                                       {Type::integer, schema::run::grid_point, {}, {}, {}},
+                                       {Type::text, schema::run::status, {}, {}, {}},
+                                       {Type::integer, schema::run::rounds, {}, {}, {}},
+                                       {Type::real, schema::run::seconds, {}, {}, {}},
+                                       {Type::real, schema::run::rounds_per_second, {}, {}, {}},
+                                       {Type::real, schema::run::peak_rss_mb, {}, {}, {}}};
   std::vector<std::string> metric_names;
   for (const auto& run : runs)
     for (const auto& [name, value] : run.metrics)
@@ -92,13 +96,13 @@ void write_summary_table(const h5::Handle& file, const std::vector<RunSummary>& 
       columns[12 + m].reals.push_back(value);
     }
   }
-  h5::write_table(file, "summary", columns, runs.size());
+  h5::write_table(file, schema::root::summary, columns, runs.size());
 }
 
 std::vector<GridPointGroup> group_by_grid_point(const std::vector<RunSummary>& runs) {
   std::vector<GridPointGroup> groups;
   for (const auto& run : runs) {
-    if (run.status != "complete") continue;
+    if (run.status != schema::status::complete) continue;
     auto g = std::find_if(groups.begin(), groups.end(),
                           [&](const GridPointGroup& x) { return x.dataset == run.dataset && x.learner == run.label; });
     if (g == groups.end()) g = groups.insert(groups.end(), GridPointGroup{run.dataset, run.label, {}});
@@ -183,7 +187,8 @@ std::optional<SelectedRuns> choose_in_group(const GridPointGroup& g, const std::
 }  // namespace
 
 std::vector<SelectedRuns> choose_grid_points(const std::vector<RunSummary>& runs, const std::string& selection_metric,
-                                             bool maximize, bool per_seed, const std::vector<std::int64_t>* every_seed) {
+                                             bool maximize, bool per_seed,
+                                             const std::vector<std::int64_t>* every_seed) {
   std::vector<SelectedRuns> selected;
   for (const auto& g : group_by_grid_point(runs))
     if (auto choice = choose_in_group(g, selection_metric, maximize, per_seed, every_seed))
@@ -195,9 +200,11 @@ void write_curve_summary(const h5::Handle& file, const std::vector<RunSummary>& 
                          const std::string& selection_metric, bool maximize, bool per_seed) {
   using Type = h5::TableColumn::Type;
   std::vector<h5::TableColumn> columns{
-      {Type::text, "dataset", {}, {}, {}},   {Type::text, "label", {}, {}, {}}, {Type::text, "params", {}, {}, {}},
-      {Type::integer, "chosen", {}, {}, {}}, {Type::text, "curve", {}, {}, {}}, {Type::integer, "round", {}, {}, {}},
-      {Type::integer, "runs", {}, {}, {}},   {Type::real, "mean", {}, {}, {}},  {Type::real, "std", {}, {}, {}}};
+      {Type::text, schema::run::dataset, {}, {}, {}},   {Type::text, schema::run::label, {}, {}, {}},
+      {Type::text, schema::run::params, {}, {}, {}},    {Type::integer, schema::table::chosen, {}, {}, {}},
+      {Type::text, schema::table::curve, {}, {}, {}},   {Type::integer, schema::table::round, {}, {}, {}},
+      {Type::integer, schema::table::runs, {}, {}, {}}, {Type::real, schema::table::mean, {}, {}, {}},
+      {Type::real, schema::table::std_dev, {}, {}, {}}};
   std::size_t rows = 0;
   // One row per curve and round of `members`' curves, averaged.
   const auto add_rows = [&](const SelectedRuns& members, bool chosen) {
@@ -246,7 +253,7 @@ void write_curve_summary(const h5::Handle& file, const std::vector<RunSummary>& 
     // Seeds that chose different grid points: the chosen curves are each seed's own chosen run's, a point of no grid.
     if (!a_grid_point) add_rows(selected, true);
   }
-  h5::write_table(file, "curve_summary", columns, rows);
+  h5::write_table(file, schema::root::curve_summary, columns, rows);
 }
 
 }  // namespace glimpse

@@ -7,6 +7,58 @@
 #include "glimpse/interfaces.hpp"
 
 namespace glimpse {
+
+std::vector<RunSpec> expand_runs(const Protocol& protocol, const std::vector<ProblemShape>& shapes,
+                                 std::vector<std::string>* notes) {
+  std::vector<RunSpec> runs;
+  for (std::int32_t d = 0; d < static_cast<std::int32_t>(protocol.datasets.size()); ++d) {
+    for (std::int32_t l = 0; l < static_cast<std::int32_t>(protocol.learners.size()); ++l) {
+      const PluginUse& learner = protocol.learners[l];
+      const PluginUse* rule = protocol.query_rule_for(l);
+      const std::int64_t rule_points = rule ? rule->grid_size() : 1;
+      // The resolved values of the points run so far: a point equal to one of them is not run again.
+      std::vector<std::pair<std::string, std::int64_t>> seen;
+      for (std::int64_t g = 0; g < learner.grid_size(); ++g) {
+        const ParamValues params = learner.resolve(g, &shapes[d]);
+        const std::string identity = learner.identity(params, &shapes[d]);
+        for (std::int64_t q = 0; q < rule_points; ++q) {
+          const ParamValues rule_params = rule ? rule->resolve(q, &shapes[d]) : ParamValues{};
+          const std::string values = params.to_json() + " " + rule_params.to_json();
+          const auto earlier = std::find_if(seen.begin(), seen.end(), [&](const auto& s) { return s.first == values; });
+          if (earlier != seen.end()) {
+            const std::string note = learner.where + " (" + learner.output_name + "): on dataset '" +
+                                     protocol.datasets[static_cast<std::size_t>(d)].name + "' grid point " +
+                                     std::to_string(g * rule_points + q) + " has the values of grid point " +
+                                     std::to_string(earlier->second) + " (" + values + "): run once";
+            if (notes && std::find(notes->begin(), notes->end(), note) == notes->end()) notes->push_back(note);
+            continue;
+          }
+          seen.emplace_back(values, g * rule_points + q);
+          for (const auto seed : protocol.seeds) {
+            RunSpec run;
+            run.index = static_cast<std::int64_t>(runs.size());
+            run.dataset = d;
+            run.learner = l;
+            run.grid_point = g * rule_points + q;
+            run.seed = seed;
+            run.learner_params = params;
+            run.query_rule_params = rule_params;
+            run.learner_identity = identity;
+            runs.push_back(std::move(run));
+          }
+        }
+      }
+    }
+  }
+  for (auto& run : runs) run.id = run_id(run.index, static_cast<std::int64_t>(runs.size()));
+  return runs;
+}
+
+std::string run_id(std::int64_t index, std::int64_t total_runs) {
+  const std::size_t width = std::max<std::size_t>(6, std::to_string(total_runs).size());
+  const std::string digits = std::to_string(index);
+  return std::string(width - std::min(width, digits.size()), '0') + digits;
+}
 namespace fs = std::filesystem;
 
 fs::path default_output(const Protocol& protocol) {

@@ -16,6 +16,30 @@
 
 namespace glimpse {
 
+// One run: learner x grid point x dataset x seed. A grid point is a point of the learner's grid crossed with
+// its query rule's grid (the rule's grid varies fastest).
+struct RunSpec {
+  std::int64_t index = 0;
+  std::string id;  // zero-padded index, the run's group name in the trace
+  std::int32_t dataset = 0;
+  std::int32_t learner = 0;
+  std::int64_t grid_point = 0;
+  std::uint64_t seed = 0;
+  ParamValues learner_params;     // resolved for the dataset's shape
+  ParamValues query_rule_params;  // likewise; empty when the learner's runs have no query rule
+  std::string learner_identity;   // PluginUse::identity of learner_params: what keys the learner's random stream
+};
+
+// Every run in a stable order (dataset, learner, grid point, seed), with parameters resolved for each
+// dataset's shape; out-of-range values stop everything before any run starts. A grid point whose values resolve to
+// those of an earlier point of the same learner and dataset (an expression of K, d, n equal to a listed value) is run
+// once: its runs are left out, and `notes` (when given) says which point repeated which.
+std::vector<RunSpec> expand_runs(const Protocol& protocol, const std::vector<ProblemShape>& shapes,
+                                 std::vector<std::string>* notes = nullptr);
+
+// A run's id, its group name in the trace: the index zero-padded to max(6, digits of the run count).
+std::string run_id(std::int64_t index, std::int64_t total_runs);
+
 // The output file a protocol writes to when no --output is given.
 std::filesystem::path default_output(const Protocol& protocol);
 

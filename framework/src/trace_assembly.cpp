@@ -11,7 +11,7 @@
 #include <set>
 
 #include "glimpse/error.hpp"
-#include "trace_store.hpp"
+#include "trace_schema.hpp"
 
 #ifndef GLIMPSE_VERSION_STRING
 #define GLIMPSE_VERSION_STRING "unknown"
@@ -66,7 +66,7 @@ void check_room(const fs::path& output, std::uintmax_t bytes, std::size_t finish
 
 TraceAssembly::TraceAssembly(const fs::path& output) : output_(output), temporary_(output.string() + ".tmp") {
   file_ = h5::create_file(temporary_);
-  h5::create_group(file_, "runs");
+  h5::create_group(file_, schema::root::runs);
 }
 
 TraceAssembly::~TraceAssembly() {
@@ -77,7 +77,7 @@ TraceAssembly::~TraceAssembly() {
 }
 
 void TraceAssembly::copy(const h5::Handle& from, const std::string& id) {
-  const std::string path = "runs/" + id;
+  const std::string path = std::string(schema::root::runs) + "/" + id;
   h5::copy_object(from, path, file_, path);
   summaries_[id] = read_run_summary(h5::open_group(from, path), id, true);
 }
@@ -97,29 +97,52 @@ void TraceAssembly::copy(const std::map<std::string, RunSource>& sources) {
   }
 }
 
+TraceHeader TraceHeader::read(const fs::path& path) {
+  if (!fs::exists(path)) throw Error(path.string(), "no such file");
+  if (!h5::is_hdf5(path)) throw Error(path.string(), "is not an HDF5 file");
+  const h5::Handle file = h5::open_file(path, false);
+  if (!h5::has_attribute(file, schema::root::protocol_hash) || !h5::has_attribute(file, schema::root::runs_total))
+    throw Error(path.string(), "is not a glimpse trace file (no protocol_hash or runs_total attribute)");
+  const auto text = [&](const char* name) {
+    return h5::has_attribute(file, name) ? h5::read_string_attribute(file, name) : std::string();
+  };
+  TraceHeader header;
+  header.protocol_name = text(schema::root::protocol_name);
+  header.protocol_file = text(schema::root::protocol_file);
+  header.protocol_hash = text(schema::root::protocol_hash);
+  header.protocol_text = h5::exists(file, schema::root::protocol) ? h5::read_text(file, schema::root::protocol) : "";
+  header.selection_metric = text(schema::root::selection_metric);
+  header.selection_goal = text(schema::root::selection_goal);
+  header.selection_per_seed = text(schema::root::selection_per_seed);
+  header.runs_total = h5::read_int_attribute(file, schema::root::runs_total);
+  header.shard = text(schema::root::shard);
+  header.created = text(schema::root::created);
+  return header;
+}
+
 void TraceAssembly::finish(const TraceHeader& header) {
-  h5::write_attribute(file_, "schema_version", std::string(trace_schema_version));
-  h5::write_attribute(file_, "glimpse_version", std::string(GLIMPSE_VERSION_STRING));
-  h5::write_attribute(file_, "created", header.created.empty() ? now_iso8601() : header.created);
-  h5::write_attribute(file_, "updated", now_iso8601());
-  h5::write_attribute(file_, "protocol_name", header.protocol_name);
-  h5::write_attribute(file_, "protocol_file", header.protocol_file);
-  h5::write_attribute(file_, "protocol_hash", header.protocol_hash);
-  h5::write_attribute(file_, "selection_metric", header.selection_metric);
-  h5::write_attribute(file_, "selection_goal", header.selection_goal);
-  h5::write_attribute(file_, "selection_per_seed", header.selection_per_seed);
-  h5::write_attribute(file_, "runs_total", header.runs_total);
-  if (!header.shard.empty()) h5::write_attribute(file_, "shard", header.shard);
-  h5::write_text(file_, "protocol", header.protocol_text);
+  h5::write_attribute(file_, schema::root::schema_version, std::string(schema::version));
+  h5::write_attribute(file_, schema::root::glimpse_version, std::string(GLIMPSE_VERSION_STRING));
+  h5::write_attribute(file_, schema::root::created, header.created.empty() ? now_iso8601() : header.created);
+  h5::write_attribute(file_, schema::root::updated, now_iso8601());
+  h5::write_attribute(file_, schema::root::protocol_name, header.protocol_name);
+  h5::write_attribute(file_, schema::root::protocol_file, header.protocol_file);
+  h5::write_attribute(file_, schema::root::protocol_hash, header.protocol_hash);
+  h5::write_attribute(file_, schema::root::selection_metric, header.selection_metric);
+  h5::write_attribute(file_, schema::root::selection_goal, header.selection_goal);
+  h5::write_attribute(file_, schema::root::selection_per_seed, header.selection_per_seed);
+  h5::write_attribute(file_, schema::root::runs_total, header.runs_total);
+  if (!header.shard.empty()) h5::write_attribute(file_, schema::root::shard, header.shard);
+  h5::write_text(file_, schema::root::protocol, header.protocol_text);
   std::vector<RunSummary> summaries;  // in run id order, as read_run_summaries gives them
   for (auto& [id, summary] : summaries_) summaries.push_back(std::move(summary));
-  const auto complete =
-      std::count_if(summaries.begin(), summaries.end(), [](const RunSummary& r) { return r.status == "complete"; });
-  h5::write_attribute(file_, "runs_complete", static_cast<std::int64_t>(complete));
-  h5::write_attribute(file_, "runs_failed", static_cast<std::int64_t>(summaries.size() - complete));
+  const auto complete = std::count_if(summaries.begin(), summaries.end(),
+                                      [](const RunSummary& r) { return r.status == schema::status::complete; });
+  h5::write_attribute(file_, schema::root::runs_complete, static_cast<std::int64_t>(complete));
+  h5::write_attribute(file_, schema::root::runs_failed, static_cast<std::int64_t>(summaries.size() - complete));
   write_summary_table(file_, summaries);
-  write_curve_summary(file_, summaries, header.selection_metric, header.selection_goal == "max",
-                      header.selection_per_seed == "true");
+  write_curve_summary(file_, summaries, header.selection_metric, header.selection_goal == schema::selection::maximize,
+                      header.selection_per_seed == schema::selection::per_seed_yes);
   h5::close_file(file_);
   fs::rename(temporary_, output_);
 }

@@ -13,7 +13,16 @@
 
 namespace glimpse {
 
-struct TraceHeader;
+// The root attributes of a trace file: which protocol wrote it and how its runs are to be summarised.
+struct TraceHeader {
+  std::string protocol_name, protocol_file, protocol_hash, protocol_text;
+  std::string selection_metric, selection_goal, selection_per_seed;
+  std::int64_t runs_total = 0;  // the protocol's whole run list, also in a shard's file
+  std::string shard;            // "I/N" in a shard's file, else empty
+  std::string created;          // kept from the file being replaced, else now
+
+  static TraceHeader read(const std::filesystem::path& file);  // Error when it is not a glimpse trace
+};
 
 // Refuses (Error) to start writing `bytes` more to the folder of `output` when they cannot fit: the file system's
 // free space for this user, and the process's file size limit (`ulimit -f`). `finished_runs` > 0 adds where they
@@ -42,5 +51,10 @@ class TraceAssembly {
   h5::Handle file_;
   std::map<std::string, RunSummary> summaries_;
 };
+
+// Writes `output` (through a temporary file and a rename) from `header` and the runs `sources` names, with
+// the /summary and /curve_summary tables.
+void assemble_trace(const std::filesystem::path& output, const TraceHeader& header,
+                    const std::map<std::string, RunSource>& sources);
 
 }  // namespace glimpse

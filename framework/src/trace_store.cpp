@@ -20,6 +20,7 @@
 #include "stream_keys.hpp"
 #include "summary.hpp"
 #include "trace_assembly.hpp"
+#include "trace_schema.hpp"
 
 namespace glimpse {
 namespace fs = std::filesystem;
@@ -37,9 +38,12 @@ h5::IntegerColumn encode_round_column(std::string name, const RoundColumn& c, h5
     case 1:
       return c.is_signed() ? h5::encode_integers(std::move(name), c.values<std::int8_t>(), deflate)
                            : h5::encode_integers(std::move(name), c.values<std::uint8_t>(), deflate);
-    case 2: return h5::encode_integers(std::move(name), c.values<std::int16_t>(), deflate);
-    case 4: return h5::encode_integers(std::move(name), c.values<std::int32_t>(), deflate);
-    default: return h5::encode_integers(std::move(name), c.values<std::int64_t>(), deflate);
+    case 2:
+      return h5::encode_integers(std::move(name), c.values<std::int16_t>(), deflate);
+    case 4:
+      return h5::encode_integers(std::move(name), c.values<std::int32_t>(), deflate);
+    default:
+      return h5::encode_integers(std::move(name), c.values<std::int64_t>(), deflate);
   }
 }
 
@@ -50,163 +54,123 @@ std::vector<h5::IntegerColumn> encode_round_columns(const RunRecord& r, bool def
   // Narrowest types; a one-valued column as its fill value (h5::encode_integers; issue #31).
   const h5::Deflate deflate = deflate_flags ? h5::Deflate::flags : h5::Deflate::never;
   std::vector<h5::IntegerColumn> columns;
-  columns.push_back(encode_round_column("row", r.row, deflate));
-  columns.push_back(encode_round_column("y", r.y, deflate));
-  columns.push_back(encode_round_column("predicted", r.predicted, deflate));
-  columns.push_back(encode_round_column("proposed", r.proposed, deflate));
-  columns.push_back(encode_round_column("correct", r.correct, deflate));
-  columns.push_back(encode_round_column("queried", r.queried, deflate));
+  columns.push_back(encode_round_column(schema::rounds::row, r.row, deflate));
+  columns.push_back(encode_round_column(schema::rounds::y, r.y, deflate));
+  columns.push_back(encode_round_column(schema::rounds::predicted, r.predicted, deflate));
+  columns.push_back(encode_round_column(schema::rounds::proposed, r.proposed, deflate));
+  columns.push_back(encode_round_column(schema::rounds::correct, r.correct, deflate));
+  columns.push_back(encode_round_column(schema::rounds::queried, r.queried, deflate));
   return columns;
 }
 
 void write_run_group(const h5::Handle& file, const RunRecord& r, const std::vector<h5::IntegerColumn>& round_columns) {
-  const h5::Handle runs = h5::exists(file, "runs") ? h5::open_group(file, "runs") : h5::create_group(file, "runs");
+  const h5::Handle runs = h5::exists(file, schema::root::runs) ? h5::open_group(file, schema::root::runs)
+                                                               : h5::create_group(file, schema::root::runs);
   const h5::Handle group = h5::create_group(runs, r.id);
-  h5::write_attribute(group, "run_index", r.index);
-  h5::write_attribute(group, "dataset", r.dataset);
-  h5::write_attribute(group, "dataset_variant", r.dataset_variant);
-  h5::write_attribute(group, "dataset_notes", r.dataset_notes);
-  h5::write_attribute(group, "learner_revision", static_cast<std::int64_t>(r.learner_revision));
-  h5::write_attribute(group, "learner", r.learner);
-  h5::write_attribute(group, "label", r.label);
-  h5::write_attribute(group, "learner_version", r.learner_version);
-  h5::write_attribute(group, "params", r.params_json);
-  h5::write_attribute(group, "seed", static_cast<std::int64_t>(r.seed));
-  h5::write_attribute(group, "grid_point", r.grid_point);
-  h5::write_attribute(group, "oracle", r.oracle);
-  h5::write_attribute(group, "oracle_params", r.oracle_params);
-  h5::write_attribute(group, "query_rule", r.query_rule);
-  h5::write_attribute(group, "query_rule_params", r.query_rule_params);
-  h5::write_attribute(group, "rounds", r.rounds);
-  h5::write_attribute(group, "seconds", r.seconds);
-  h5::write_attribute(group, "rounds_per_second", rounds_per_second(r.rounds, r.seconds));
-  h5::write_attribute(group, "peak_rss_mb", r.peak_rss_mb);
+  h5::write_attribute(group, schema::run::run_index, r.index);
+  h5::write_attribute(group, schema::run::dataset, r.dataset);
+  h5::write_attribute(group, schema::run::dataset_variant, r.dataset_variant);
+  h5::write_attribute(group, schema::run::dataset_notes, r.dataset_notes);
+  h5::write_attribute(group, schema::run::learner_revision, static_cast<std::int64_t>(r.learner_revision));
+  h5::write_attribute(group, schema::run::learner, r.learner);
+  h5::write_attribute(group, schema::run::label, r.label);
+  h5::write_attribute(group, schema::run::learner_version, r.learner_version);
+  h5::write_attribute(group, schema::run::params, r.params_json);
+  h5::write_attribute(group, schema::run::seed, static_cast<std::int64_t>(r.seed));
+  h5::write_attribute(group, schema::run::grid_point, r.grid_point);
+  h5::write_attribute(group, schema::run::oracle, r.oracle);
+  h5::write_attribute(group, schema::run::oracle_params, r.oracle_params);
+  h5::write_attribute(group, schema::run::query_rule, r.query_rule);
+  h5::write_attribute(group, schema::run::query_rule_params, r.query_rule_params);
+  h5::write_attribute(group, schema::run::rounds, r.rounds);
+  h5::write_attribute(group, schema::run::seconds, r.seconds);
+  h5::write_attribute(group, schema::run::rounds_per_second, rounds_per_second(r.rounds, r.seconds));
+  h5::write_attribute(group, schema::run::peak_rss_mb, r.peak_rss_mb);
   if (!r.error.empty()) {
-    h5::write_attribute(group, "error", r.error);
-    h5::write_attribute(group, "failed_round", r.failed_round);
-    h5::write_attribute(group, "status", std::string("failed"));
+    h5::write_attribute(group, schema::run::error, r.error);
+    h5::write_attribute(group, schema::run::failed_round, r.failed_round);
+    h5::write_attribute(group, schema::run::status, std::string(schema::status::failed));
     return;
   }
   if (!round_columns.empty()) {
-    const h5::Handle rounds = h5::create_group(group, "rounds");
+    const h5::Handle rounds = h5::create_group(group, schema::run::rounds_group);
     for (const auto& column : round_columns) h5::write_column(rounds, column);
   }
-  const h5::Handle curves = h5::create_group(group, "curves");
+  const h5::Handle curves = h5::create_group(group, schema::run::curves_group);
   for (const auto& c : r.curves) {
     const h5::Handle curve = h5::create_group(curves, c.name);
-    h5::write_vector<std::int64_t>(curve, "round", c.rounds);
-    h5::write_vector<double>(curve, "value", c.values);
+    h5::write_vector<std::int64_t>(curve, schema::curve::round, c.rounds);
+    h5::write_vector<double>(curve, schema::curve::value, c.values);
   }
   if (!r.matrices.empty()) {
-    const h5::Handle matrices = h5::create_group(group, "matrices");
+    const h5::Handle matrices = h5::create_group(group, schema::run::matrices_group);
     for (const auto& m : r.matrices) h5::write_matrix<double>(matrices, m.name, m.values, m.rows, m.cols);
   }
-  const h5::Handle summary = h5::create_group(group, "summary");
+  const h5::Handle summary = h5::create_group(group, schema::run::summary_group);
   for (const auto& [name, value] : r.scalars) h5::write_attribute(summary, name, value);
   // Written last: a run whose status is "complete" has everything above.
-  h5::write_attribute(group, "status", std::string("complete"));
+  h5::write_attribute(group, schema::run::status, std::string(schema::status::complete));
 }
 
 // A run group's status attribute ("complete", "failed"), or "" when its write never finished.
 std::string run_status(const h5::Handle& file, const std::string& id) {
-  const std::string path = "runs/" + id;
+  const std::string path = std::string(schema::root::runs) + "/" + id;
   if (!h5::exists(file, path)) return "";
   const h5::Handle group = h5::open_group(file, path);
-  return h5::has_attribute(group, "status") ? h5::read_string_attribute(group, "status") : "";
+  return h5::has_attribute(group, schema::run::status) ? h5::read_string_attribute(group, schema::run::status) : "";
 }
 
 }  // namespace
 
-RoundColumn& RoundColumn::operator=(const RoundColumn& other) {
-  if (this == &other) return *this;
-  allocate(0, 0);
-  size_ = other.size_;
-  width_ = other.width_;
-  is_signed_ = other.is_signed_;
-  if (size_ > 0) {
-    const auto bytes = static_cast<std::size_t>(size_) * width_;
-    bytes_.reset(static_cast<std::byte*>(std::malloc(bytes)));
-    if (!bytes_) throw std::bad_alloc();
-    std::memcpy(bytes_.get(), other.bytes_.get(), bytes);
-  }
-  return *this;
-}
-
-void RoundColumn::allocate(std::int64_t size, std::int64_t bound, bool is_signed) {
-  is_signed_ = is_signed;
-  width_ = !is_signed || bound <= INT8_MAX ? 1 : bound <= INT16_MAX ? 2 : bound <= INT32_MAX ? 4 : 8;
-  size_ = size;
-  bytes_.reset(size > 0 ? static_cast<std::byte*>(std::malloc(static_cast<std::size_t>(size) * width_)) : nullptr);
-  if (size > 0 && !bytes_) throw std::bad_alloc();
-}
-
-// The protocol's hash and the core's arithmetic revision: a trace made by a core that gave other numbers is not resumed.
+// The protocol's hash and the core's arithmetic revision: a trace made by a core that gave other numbers is not
+// resumed.
 std::string protocol_hash_text(const Protocol& protocol) {
   return hash_text(protocol.hash) + ".c" + std::to_string(core_arithmetic_revision);
 }
 
-TraceHeader TraceHeader::of(const Protocol& protocol, std::int64_t runs_total, const Shard& shard) {
+TraceHeader trace_header_of(const Protocol& protocol, std::int64_t runs_total, const Shard& shard) {
   TraceHeader header;
   header.protocol_name = protocol.name;
   header.protocol_file = protocol.file;
   header.protocol_hash = protocol_hash_text(protocol);
   header.protocol_text = protocol.text;
   header.selection_metric = protocol.selection.metric;
-  header.selection_goal = protocol.selection.maximize ? "max" : "min";
-  header.selection_per_seed = protocol.selection.per_seed ? "true" : "false";
+  header.selection_goal = protocol.selection.maximize ? schema::selection::maximize : schema::selection::minimize;
+  header.selection_per_seed =
+      protocol.selection.per_seed ? schema::selection::per_seed_yes : schema::selection::per_seed_no;
   header.runs_total = runs_total;
   if (!shard.whole()) header.shard = shard.text();
-  return header;
-}
-
-TraceHeader TraceHeader::read(const fs::path& path) {
-  if (!fs::exists(path)) throw Error(path.string(), "no such file");
-  if (!h5::is_hdf5(path)) throw Error(path.string(), "is not an HDF5 file");
-  const h5::Handle file = h5::open_file(path, false);
-  if (!h5::has_attribute(file, "protocol_hash") || !h5::has_attribute(file, "runs_total"))
-    throw Error(path.string(), "is not a glimpse trace file (no protocol_hash or runs_total attribute)");
-  const auto text = [&](const char* name) {
-    return h5::has_attribute(file, name) ? h5::read_string_attribute(file, name) : std::string();
-  };
-  TraceHeader header;
-  header.protocol_name = text("protocol_name");
-  header.protocol_file = text("protocol_file");
-  header.protocol_hash = text("protocol_hash");
-  header.protocol_text = h5::exists(file, "protocol") ? h5::read_text(file, "protocol") : "";
-  header.selection_metric = text("selection_metric");
-  header.selection_goal = text("selection_goal");
-  header.selection_per_seed = text("selection_per_seed");
-  header.runs_total = h5::read_int_attribute(file, "runs_total");
-  header.shard = text("shard");
-  header.created = text("created");
   return header;
 }
 
 TraceContents read_trace_contents(const fs::path& output, const std::string& expected_hash, const std::string& advice) {
   TraceContents contents;
   const auto check_hash = [&](const h5::Handle& file, const std::string& where) {
-    if (!h5::has_attribute(file, "protocol_hash") || h5::read_string_attribute(file, "protocol_hash") != expected_hash)
-      throw Error(where, "was written by a different protocol (or a different version of it, or a core of another "
-                         "arithmetic revision); " + advice);
+    if (!h5::has_attribute(file, schema::root::protocol_hash) ||
+        h5::read_string_attribute(file, schema::root::protocol_hash) != expected_hash)
+      throw Error(where,
+                  "was written by a different protocol (or a different version of it, or a core of another "
+                  "arithmetic revision); " +
+                      advice);
   };
   // Records run `id` of `file` under its status; a later file's complete run replaces an earlier failure.
   const auto take = [&](const h5::Handle& file, const RunSource& source, const std::string& id) {
     const std::string status = run_status(file, id);
-    if (status == "complete") {
+    if (status == schema::status::complete) {
       contents.complete[id] = source;
       contents.failed.erase(id);
-    } else if (status == "failed" && !contents.complete.count(id)) {
-      const h5::Handle group = h5::open_group(file, "runs/" + id);
-      contents.failed[id] = {source, h5::read_string_attribute(group, "error"),
-                             h5::read_int_attribute(group, "failed_round")};
+    } else if (status == schema::status::failed && !contents.complete.count(id)) {
+      const h5::Handle group = h5::open_group(file, std::string(schema::root::runs) + "/" + id);
+      contents.failed[id] = {source, h5::read_string_attribute(group, schema::run::error),
+                             h5::read_int_attribute(group, schema::run::failed_round)};
     }
   };
   if (fs::exists(output)) {
     if (!h5::is_hdf5(output)) throw Error(output.string(), "exists but is not an HDF5 file; " + advice);
     const h5::Handle file = h5::open_file(output, false);
     check_hash(file, output.string());
-    if (h5::exists(file, "runs"))
-      for (const auto& id : h5::children(h5::open_group(file, "runs"))) take(file, {output}, id);
+    if (h5::exists(file, schema::root::runs))
+      for (const auto& id : h5::children(h5::open_group(file, schema::root::runs))) take(file, {output}, id);
   }
   const fs::path parts(output.string() + ".parts");
   if (!fs::is_directory(parts)) return contents;
@@ -243,7 +207,6 @@ TraceContents read_trace_contents(const fs::path& output, const std::string& exp
     if (!contents.complete.count(id) && !contents.failed.count(id)) contents.in_flight.insert(id);
   return contents;
 }
-
 
 namespace {
 // A trace file can be written at `output`: it is not a folder, no file stands where one of its folders should be,
@@ -325,7 +288,6 @@ TraceStore::TraceStore(fs::path output, const Protocol& protocol, Helper)
 
 TraceStore::~TraceStore() = default;
 
-
 void TraceStore::begin(const std::string& id) {
   std::lock_guard lock(log_mutex_);
   log_.append('B', id, {});
@@ -348,7 +310,7 @@ void TraceStore::write(const RunRecord& record) {
   std::vector<char> image;
   RunSource logged;
   try {
-    h5::write_attribute(file, "protocol_hash", protocol_hash_text(protocol_));
+    h5::write_attribute(file, schema::root::protocol_hash, protocol_hash_text(protocol_));
     write_run_group(file, record, round_columns);
     image = h5::file_image(file);
     hdf5.unlock();
@@ -409,7 +371,7 @@ void TraceStore::finalize(std::int64_t total_runs) {
     assembled_bytes_ = 0;
     remaining = sources;
   }
-  TraceHeader header = TraceHeader::of(protocol_, total_runs, shard_);
+  TraceHeader header = trace_header_of(protocol_, total_runs, shard_);
   if (fs::exists(output_)) {
     const TraceHeader previous = TraceHeader::read(output_);
     header.created = previous.created;

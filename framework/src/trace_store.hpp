@@ -22,106 +22,11 @@
 
 #include "parts_log.hpp"
 #include "protocol.hpp"
+#include "run_record.hpp"
 #include "shard.hpp"
+#include "trace_assembly.hpp"
 
 namespace glimpse {
-
-inline constexpr const char* trace_schema_version = "1.7.0";
-
-struct NamedCurve {
-  std::string name;
-  std::vector<std::int64_t> rounds;
-  std::vector<double> values;
-};
-
-struct NamedMatrix {
-  std::string name;
-  std::int64_t rows = 0, cols = 0;
-  std::vector<double> values;  // row-major
-};
-
-// One per-round column, held in the width its values' bound needs (labels 1..K take one byte while K < 128, rows
-// 0..n-1 two bytes while n <= 32768), so that a cheap learner's loop writes 7 bytes a round instead of 22 and
-// nothing is zero-filled first (issue #31). Little-endian, as the trace file stores it.
-class RoundColumn {
- public:
-  RoundColumn() = default;
-  RoundColumn(const RoundColumn& other) { *this = other; }
-  RoundColumn& operator=(const RoundColumn& other);
-  RoundColumn(RoundColumn&&) noexcept = default;
-  RoundColumn& operator=(RoundColumn&&) noexcept = default;
-
-  // Room for `size` values in [-bound, bound] (signed) or in [0, bound] (unsigned, at most 255); contents undefined
-  // until set.
-  void allocate(std::int64_t size, std::int64_t bound, bool is_signed = true);
-  void set(std::int64_t i, std::int64_t value) noexcept {
-    std::byte* at = bytes_.get() + i * static_cast<std::int64_t>(width_);
-    switch (width_) {
-      case 1: *reinterpret_cast<std::uint8_t*>(at) = static_cast<std::uint8_t>(value); return;
-      case 2: *reinterpret_cast<std::int16_t*>(at) = static_cast<std::int16_t>(value); return;
-      case 4: *reinterpret_cast<std::int32_t*>(at) = static_cast<std::int32_t>(value); return;
-      default: *reinterpret_cast<std::int64_t*>(at) = value;
-    }
-  }
-  std::int64_t size() const noexcept { return size_; }
-  bool empty() const noexcept { return size_ == 0; }
-  std::size_t width() const noexcept { return width_; }
-  bool is_signed() const noexcept { return is_signed_; }
-  // The values as their held type (T's size must be width()).
-  template <class T>
-  std::span<const T> values() const noexcept {
-    return {reinterpret_cast<const T*>(bytes_.get()), static_cast<std::size_t>(size_)};
-  }
-
- private:
-  struct Free {
-    void operator()(std::byte* p) const noexcept { std::free(p); }
-  };
-  std::unique_ptr<std::byte, Free> bytes_;  // malloc'd: no zero-filling, and any integer type may live there
-  std::int64_t size_ = 0;
-  std::size_t width_ = 1;
-  bool is_signed_ = true;
-};
-
-// Everything one finished (or failed) run leaves behind.
-struct RunRecord {
-  std::string id;
-  std::int64_t index = 0;
-  std::string dataset, dataset_variant, learner, label, learner_version, params_json, oracle, oracle_params, query_rule,
-      query_rule_params;
-  std::string dataset_notes;       // what the dataset's reader and transforms said about it (Dataset::notes), one a line
-  std::uint32_t learner_revision = 0;  // the learner's arithmetic revision (PluginSpec::revision)
-  std::uint64_t seed = 0;
-  std::int64_t grid_point = 0;
-  std::int64_t rounds = 0;
-  double seconds = 0.0;
-  // The process's peak resident memory when the run ended (a high-water mark shared by every run of the process,
-  // so in a multi-threaded sweep it bounds what this run needed rather than measuring it alone).
-  double peak_rss_mb = 0.0;
-  // A failed run: what went wrong and in which round (0: before the first round or outside the round loop).
-  // Such a run keeps only its identity and these; a rerun of the sweep retries it.
-  std::string error;
-  std::int64_t failed_round = 0;
-  // Per-round fields (empty when the protocol keeps only curves); labels 1..K as in the data files.
-  RoundColumn y, predicted, proposed;
-  RoundColumn row;  // the dataset row (0-based) each round showed
-  RoundColumn correct, queried;  // 0/1
-  std::vector<std::pair<std::string, double>> scalars;
-  std::vector<NamedCurve> curves;
-  std::vector<NamedMatrix> matrices;
-};
-
-// The root attributes of a trace file: which protocol wrote it and how its runs are to be summarised.
-struct TraceHeader {
-  std::string protocol_name, protocol_file, protocol_hash, protocol_text;
-  std::string selection_metric, selection_goal, selection_per_seed;
-  std::int64_t runs_total = 0;  // the protocol's whole run list, also in a shard's file
-  std::string shard;            // "I/N" in a shard's file, else empty
-  std::string created;          // kept from the file being replaced, else now
-
-  static TraceHeader of(const Protocol& protocol, std::int64_t runs_total, const Shard& shard);
-  static TraceHeader read(const std::filesystem::path& file);  // Error when it is not a glimpse trace
-};
 
 // The text form of a protocol's hash, as trace files store it, with the core's arithmetic revision (stream_keys.hpp).
 std::string protocol_hash_text(const Protocol& protocol);
@@ -143,15 +48,8 @@ struct TraceContents {
 TraceContents read_trace_contents(const std::filesystem::path& output, const std::string& expected_hash,
                                   const std::string& advice);
 
-// Writes `output` (through a temporary file and a rename) from `header` and the runs `sources` names, with
-// the /summary and /curve_summary tables.
-void assemble_trace(const std::filesystem::path& output, const TraceHeader& header,
-                    const std::map<std::string, RunSource>& sources);
-
-class TraceAssembly;
-namespace h5 {
-class Handle;
-}
+// The header of `protocol`'s trace (or of shard `shard` of it): `runs_total` runs in the whole protocol.
+TraceHeader trace_header_of(const Protocol& protocol, std::int64_t runs_total, const Shard& shard);
 
 // Holds "<output>.lock" (flock) while a process writes `output`, so a second process (a resubmitted array
 // task, a second terminal) is refused instead of corrupting the parts. The kernel drops the lock when its

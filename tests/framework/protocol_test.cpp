@@ -5,6 +5,7 @@
 #include <set>
 
 #include "support.hpp"
+#include "sweep_plan.hpp"
 
 namespace glimpse::test {
 namespace {
@@ -201,8 +202,8 @@ TEST(Protocol, TransformGridsExpandIntoPairedDatasetVariants) {
 // A grid value that an expression of K, d, n makes equal to another on some dataset (the CSPA paper's beta
 // 1/(2(K-1)) = 0.1 at K = 6) is run once there, and said; elsewhere both run. A value listed twice is refused.
 TEST(Protocol, AGridPointRepeatedByAnExpressionRunsOnceAndIsSaid) {
-  const Protocol p =
-      parse_protocol(with(valid, "\"eta\": [0.5, 1]", "\"eta\": [0.1, 0.3, \"1/(2*(K-1))\"]"), "x.json", ".", registry());
+  const Protocol p = parse_protocol(with(valid, "\"eta\": [0.5, 1]", "\"eta\": [0.1, 0.3, \"1/(2*(K-1))\"]"), "x.json",
+                                    ".", registry());
   std::vector<std::string> notes;
   const auto at_six = expand_runs(p, {{40, 2, 6}}, &notes);  // 1/(2*5) = 0.1, listed first
   EXPECT_EQ(at_six.size(), (2u + 1) * 2);

@@ -28,6 +28,7 @@
 #include "summary.hpp"
 #include "summary_print.hpp"
 #include "trace_reading.hpp"
+#include "trace_schema.hpp"
 
 namespace glimpse::cli {
 
@@ -89,7 +90,8 @@ int report_run(glimpse::SweepResult& result, const po::variables_map& vm,
                const glimpse::cli::ProcessDispatcher* local) {
   if (local && local->lost_helpers()) {
     // A dead helper never said what it finished; the assembled output knows.
-    const auto complete = glimpse::h5::read_int_attribute(glimpse::open_trace_file(result.output), "runs_complete");
+    const auto complete =
+        glimpse::h5::read_int_attribute(glimpse::open_trace_file(result.output), glimpse::schema::root::runs_complete);
     result.completed_now = complete - result.already_complete;
     result.interrupted = complete + static_cast<std::int64_t>(result.failures.size()) < result.total_runs;
   }

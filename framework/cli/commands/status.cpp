@@ -13,6 +13,7 @@
 #include "shard.hpp"
 #include "sweep_plan.hpp"
 #include "text_table.hpp"
+#include "trace_assembly.hpp"
 #include "trace_store.hpp"
 
 namespace glimpse::cli {

@@ -64,16 +64,26 @@ class GLIMPSE_API Learner : public PluginObject {
   // run's training does not depend on how often it is tested. The default calls predict(); a learner whose
   // predict() draws randomness or keeps state must override it.
   virtual void evaluate(const Instance& x, Prediction& pred) { predict(x, pred); }
-  // Labels beyond the query rule's: called every round of a run with a query rule, after the rule decided
-  // (`rule_queries`) and before learn(); returning true makes the round a queried one anyway, and learn() then
-  // gets the oracle's feedback. For audits such as the random subsample of P1's safety switch.
-  virtual bool wants_label(bool rule_queries) {
-    (void)rule_queries;
-    return false;
-  }
-  // What the learner has to say about its run (e.g. whether and when it switched models), written to the
-  // trace beside the metrics' results under "learner_" + suffix.
-  virtual void report(MetricResults& out) const { (void)out; }
+};
+
+// Optional abilities of a learner: small interfaces a learner class adds beside Learner when it has them. The core
+// asks for each once per run (a dynamic_cast), so a learner without them writes and pays nothing for them.
+
+// Buys labels beyond the query rule's: called every round of a run with a query rule, after the rule decided
+// (`rule_queries`) and before learn(); returning true makes the round a queried one anyway, and learn() then gets
+// the oracle's feedback. For audits such as the random subsample of P1's safety switch.
+class GLIMPSE_API LabelBuyer {
+ public:
+  virtual ~LabelBuyer();
+  virtual bool wants_label(bool rule_queries) = 0;
+};
+
+// Reports on its own run (e.g. whether and when it switched models): written to the trace beside the metrics'
+// results under "learner_" + suffix, after the metrics.
+class GLIMPSE_API RunReporter {
+ public:
+  virtual ~RunReporter();
+  virtual void report(MetricResults& out) const = 0;
 };
 
 // The training part of one split of a batch protocol (kind "batch"), as a batch learner sees
@@ -106,19 +116,16 @@ class GLIMPSE_API BatchProblem {
                                                     const std::function<std::shared_ptr<const void>()>& build) = 0;
 };
 
-// A learner fitted on a whole training part at once (declare PluginSpec::batch). In batch protocols fit() is
-// called once on a fresh object, then evaluate() on held-out rows; predict() must give the same scores. A batch
-// learner that cannot also learn online declares no feedback kind in `accepts`.
-class GLIMPSE_API BatchLearner : public Learner {
+// A learner fitted on a whole training part at once (declare PluginSpec::batch and no feedback kind): a kind of
+// its own, not a Learner. In batch protocols fit() is called once on a fresh object, then evaluate() on held-out
+// rows (also between iterations, from BatchProblem::iteration_done). Online protocols refuse it at validation.
+class GLIMPSE_API BatchLearner : public PluginObject {
  public:
   ~BatchLearner() override;
   // `seed` keys the fit's own random stream (e.g. SGD's choice of points).
   virtual void fit(BatchProblem& problem, std::uint64_t seed) = 0;
-  // Online use, for batch learners that have none: predict is evaluate; learning is refused at validation.
-  void reset(const ProblemShape&, std::uint64_t) override {}
-  void predict(const Instance& x, Prediction& pred) override { evaluate(x, pred); }
-  void learn(const Instance&, const Prediction&, const Feedback&) override {}
-  void evaluate(const Instance& x, Prediction& pred) override = 0;
+  // The prediction for x (scores, predicted and proposed), changing nothing.
+  virtual void evaluate(const Instance& x, Prediction& pred) = 0;
 };
 
 // What the world knows about a round; only oracles and metrics see it.

@@ -18,7 +18,7 @@
 // Bump when PluginEntry, PluginSpec or any interface handed across the boundary (Learner, Dataset, ...)
 // changes layout or meaning, or a function plugins may call leaves libglimpse (13: glimpse/dataset_file.hpp's, now
 // in libglimpse_dataset_file; 14: FeedbackOracle::notes). The host refuses plugins built against another value.
-#define GLIMPSE_PLUGIN_API_VERSION 14
+#define GLIMPSE_PLUGIN_API_VERSION 15
 
 // Types whose identity must be shared between the host and plugins built with -fvisibility=hidden.
 #define GLIMPSE_API __attribute__((visibility("default")))
@@ -39,8 +39,8 @@ struct PluginSpec {
   // made with, and `glimpse reproduce --list` marks a page stale when one differs; a learner's golden test
   // forces the bump (for a new parameter it cannot: its streams there do not depend on the parameters).
   std::uint32_t revision = 1;
-  std::string summary;          // one line
-  std::string reference;        // paper and section, where one applies
+  std::string summary;    // one line
+  std::string reference;  // paper and section, where one applies
   std::vector<ParamSpec> params;
   FeedbackKinds accepts;                       // learners: feedback kinds they can learn from
   bool batch = false;                          // learners: a BatchLearner, fitted whole in batch protocols
@@ -184,11 +184,11 @@ PluginObject* create_family_member(const std::string& argument, const ParamValue
 // declaration, e.g. for `glimpse describe NAME`), `static PluginSpec member_spec(const std::string& argument)`, a
 // constructor from `const ParamValues&` (the family named alone) and one from `(const std::string& argument,
 // const ParamValues&)` (a member).
-#define GLIMPSE_PLUGIN_FAMILY(Family)                                                                               \
-  extern "C" GLIMPSE_API const ::glimpse::PluginEntry* glimpse_plugin_entry() noexcept {                             \
-    static const ::glimpse::PluginEntry entry{                                                                       \
-        GLIMPSE_PLUGIN_API_VERSION, &::glimpse::detail::describe_plugin<Family>,                                     \
-        &::glimpse::detail::create_plugin<Family>, &::glimpse::detail::describe_family_member<Family>,               \
-        &::glimpse::detail::create_family_member<Family>};                                                           \
-    return &entry;                                                                                                   \
+#define GLIMPSE_PLUGIN_FAMILY(Family)                                                                                  \
+  extern "C" GLIMPSE_API const ::glimpse::PluginEntry* glimpse_plugin_entry() noexcept {                               \
+    static const ::glimpse::PluginEntry entry{GLIMPSE_PLUGIN_API_VERSION, &::glimpse::detail::describe_plugin<Family>, \
+                                              &::glimpse::detail::create_plugin<Family>,                               \
+                                              &::glimpse::detail::describe_family_member<Family>,                      \
+                                              &::glimpse::detail::create_family_member<Family>};                       \
+    return &entry;                                                                                                     \
   }

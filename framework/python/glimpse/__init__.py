@@ -18,6 +18,8 @@ import shutil
 import subprocess
 import tempfile
 
+from .trace_schema import root, rounds as round_columns, run as run_fields
+
 __all__ = ["Trace", "open", "run", "executable"]
 
 
@@ -37,8 +39,8 @@ class Trace:
 
         self.path = os.fspath(path)
         with h5py.File(self.path, "r") as f:
-            if "schema_version" not in f.attrs:
-                raise ValueError(f"{self.path}: not a glimpse trace file (no schema_version)")
+            if root.schema_version not in f.attrs:
+                raise ValueError(f"{self.path}: not a glimpse trace file (no {root.schema_version})")
             self.attrs = {k: (v.decode() if isinstance(v, bytes) else v) for k, v in f.attrs.items()}
 
     def _table(self, name):
@@ -54,12 +56,12 @@ class Trace:
     def summary(self):
         """One row per run: run, dataset, learner, label, params, seed, grid_point, status, rounds, seconds,
         rounds_per_second, peak_rss_mb, then one column per final metric."""
-        return self._table("summary")
+        return self._table(root.summary)
 
     @property
     def curves(self):
         """dataset, label, params, chosen, curve, round, runs, mean, std: curves averaged over seeds."""
-        return self._table("curve_summary")
+        return self._table(root.curve_summary)
 
     def rounds(self, run):
         """A run's per-round record as NumPy arrays (row, y, predicted, proposed, correct, queried), in the schema's
@@ -67,10 +69,11 @@ class Trace:
         import h5py
         import numpy as np
 
-        widest = {"row": np.int64, "y": np.int32, "predicted": np.int32, "proposed": np.int32}
+        widest = {round_columns.row: np.int64, round_columns.y: np.int32, round_columns.predicted: np.int32,
+                  round_columns.proposed: np.int32}
 
         with h5py.File(self.path, "r") as f:
-            group = f"runs/{run}/rounds"
+            group = f"{root.runs}/{run}/{run_fields.rounds_group}"
             if group not in f:
                 raise KeyError(f"{self.path}: no run '{run}' with per-round data")
             return {name: f[group][name][()].astype(widest.get(name, f[group][name].dtype), copy=False)
@@ -81,7 +84,7 @@ class Trace:
         import h5py
 
         with h5py.File(self.path, "r") as f:
-            return json.loads(f[f"runs/{run}"].attrs["params"])
+            return json.loads(f[f"{root.runs}/{run}"].attrs[run_fields.params])
 
     def select(self, metric, goal="max", seeds=None, per_seed=False):
         """The grid point of each (dataset, label) that the core's selection rule chooses (`glimpse select`, the rule
@@ -99,8 +102,8 @@ class Trace:
         return [json.loads(line) for line in out.stdout.splitlines()]
 
     def __repr__(self):
-        return (f"glimpse.Trace({self.path!r}: {self.attrs.get('runs_complete', '?')} of "
-                f"{self.attrs.get('runs_total', '?')} runs complete)")
+        return (f"glimpse.Trace({self.path!r}: {self.attrs.get(root.runs_complete, '?')} of "
+                f"{self.attrs.get(root.runs_total, '?')} runs complete)")
 
 
 def open(path):  # noqa: A001 (the name users expect: glimpse.open)

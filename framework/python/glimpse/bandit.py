@@ -7,6 +7,8 @@ from collections import OrderedDict
 
 import numpy as np
 
+from .trace_schema import curve as curve_fields, root, run as run_fields, status
+
 
 def text(value):
     return value.decode() if isinstance(value, bytes) else str(value)
@@ -39,33 +41,34 @@ def read_bandit_runs(path, curves=False):
 
     runs = []
     with h5py.File(path, "r") as f:
-        for run_id, group in f["runs"].items():
+        for run_id, group in f[root.runs].items():
             attrs = group.attrs
-            if attrs.get("status", "") != "complete" or "summary" not in group:
+            if attrs.get(run_fields.status, "") != status.complete or run_fields.summary_group not in group:
                 continue
-            summary = group["summary"].attrs
+            summary = group[run_fields.summary_group].attrs
             if "regret" not in summary or "queries" not in summary:
                 continue
+            rule_params = json.loads(attrs[run_fields.query_rule_params] or "{}")
             runs.append({
                 "run": run_id,
-                "dataset": text(attrs["dataset"]),
-                "label": text(attrs["label"] if "label" in attrs else attrs["learner"]),
-                "rule": text(attrs["query_rule"]),
-                "setting": dict(json.loads(attrs["params"]), **json.loads(attrs["query_rule_params"] or "{}")),
-                "rule_params": json.loads(attrs["query_rule_params"] or "{}"),
-                "seed": int(attrs["seed"]),
-                "rounds": int(attrs["rounds"]),
+                "dataset": text(attrs[run_fields.dataset]),
+                "label": text(attrs[run_fields.label] if run_fields.label in attrs else attrs[run_fields.learner]),
+                "rule": text(attrs[run_fields.query_rule]),
+                "setting": dict(json.loads(attrs[run_fields.params]), **rule_params),
+                "rule_params": rule_params,
+                "seed": int(attrs[run_fields.seed]),
+                "rounds": int(attrs[run_fields.rounds]),
                 "regret": float(summary["regret"]),
                 "queries": float(summary["queries"]),
-                "rounds_per_second": int(attrs["rounds"]) / float(attrs["seconds"]),
+                "rounds_per_second": int(attrs[run_fields.rounds]) / float(attrs[run_fields.seconds]),
                 # CS-Selectron's safety switch: the round it switched at (0: never); None without the switch.
-                "switch_round": (float(summary["learner_safety_switch_round"])
-                                 if "learner_safety_switch_round" in summary else None),
+                "switch_round": (float(summary[run_fields.learner_prefix + "safety_switch_round"])
+                                 if run_fields.learner_prefix + "safety_switch_round" in summary else None),
             })
-            if curves and "curves" in group and {"regret", "queries"} <= set(group["curves"]):
+            if curves and run_fields.curves_group in group and {"regret", "queries"} <= set(group[run_fields.curves_group]):
                 for name in ("regret", "queries"):
-                    curve = group["curves"][name]
-                    runs[-1][name + "_curve"] = (curve["round"][:], curve["value"][:])
+                    values = group[run_fields.curves_group][name]
+                    runs[-1][name + "_curve"] = (values[curve_fields.round][:], values[curve_fields.value][:])
     return runs
 
 

@@ -24,6 +24,7 @@ import numpy as np
 
 from glimpse.bandit import parse_params, read_bandit_runs, regret_ratio_groups, text
 from glimpse.stats import mean_ci
+from glimpse.trace_schema import root, run as run_fields, selection, status, table as columns
 
 def table(f, name):
     """An HDF5 compound table as a list of dicts (bytes decoded)."""
@@ -77,24 +78,24 @@ def learning_curves(paths, out, x_axis):
     lines = OrderedDict()  # (dataset, curve) -> label -> (rounds, mean, std, queries or None)
     for path in paths:
         with h5py.File(path, "r") as f:
-            if "curve_summary" not in f:
+            if root.curve_summary not in f:
                 continue
-            rows = [r for r in table(f, "curve_summary") if r["chosen"] == 1]
+            rows = [r for r in table(f, root.curve_summary) if r[columns.chosen] == 1]
         by_point = OrderedDict()
         for r in rows:
-            by_point.setdefault((r["dataset"], r["label"], r["curve"]), []).append(r)
+            by_point.setdefault((r[run_fields.dataset], r[run_fields.label], r[columns.curve]), []).append(r)
         for (dataset, label, curve), points in by_point.items():
             if curve == "queries":
                 continue
-            points.sort(key=lambda r: r["round"])
+            points.sort(key=lambda r: r[columns.round])
             queries = by_point.get((dataset, label, "queries"))
             q = None
             if queries:
-                at = {r["round"]: r["mean"] for r in queries}
-                q = np.array([at.get(r["round"], np.nan) for r in points])
+                at = {r[columns.round]: r[columns.mean] for r in queries}
+                q = np.array([at.get(r[columns.round], np.nan) for r in points])
             lines.setdefault((dataset, curve), OrderedDict())[labelled(label, path, paths)] = (
-                np.array([r["round"] for r in points]), np.array([r["mean"] for r in points]),
-                np.array([r["std"] for r in points]), q)
+                np.array([r[columns.round] for r in points]), np.array([r[columns.mean] for r in points]),
+                np.array([r[columns.std_dev] for r in points]), q)
     for (dataset, curve), by_label in lines.items():
         fig, ax = plt.subplots(figsize=(6, 4))
         for i, (label, (rounds, mean, std, queries)) in enumerate(by_label.items()):
@@ -117,20 +118,21 @@ def sensitivity(paths, out):
     plt = pyplot()
     for path in paths:
         with h5py.File(path, "r") as f:
-            metric = text(f.attrs["selection_metric"])
-            maximize = text(f.attrs["selection_goal"]) == "max"
-            rows = [dict(r, label=r.get("label", r["learner"])) for r in table(f, "summary")
-                    if r["status"] == "complete"]  # files before schema 1.1 have no label column
+            metric = text(f.attrs[root.selection_metric])
+            maximize = text(f.attrs[root.selection_goal]) == selection.maximize
+            # files before schema 1.1 have no label column
+            rows = [{**r, run_fields.label: r.get(run_fields.label, r[run_fields.learner])} for r in table(f, root.summary)
+                    if r[run_fields.status] == status.complete]
         if not rows or metric not in rows[0]:
             continue
         best = max if maximize else min
-        for label in dict.fromkeys(r["label"] for r in rows):
+        for label in dict.fromkeys(r[run_fields.label] for r in rows):
             mine = []
             for r in rows:
-                if r["label"] == label:
-                    variant, params = parse_params(r["params"])
+                if r[run_fields.label] == label:
+                    variant, params = parse_params(r[run_fields.params])
                     # one line per dataset and dataset variant (the noise levels of the CSPA paper's figures)
-                    mine.append(dict(r, p=params, line=f"{r['dataset']} {variant}".strip()))
+                    mine.append(dict(r, p=params, line=f"{r[run_fields.dataset]} {variant}".strip()))
             keys = sorted({k for r in mine for k in r["p"]})
             for key in keys:
                 values = sorted({r["p"][key] for r in mine if isinstance(r["p"].get(key), (int, float))
@@ -145,7 +147,7 @@ def sensitivity(paths, out):
                         settings = OrderedDict()
                         for r in mine:
                             if r["line"] == line and r["p"].get(key) == v:
-                                settings.setdefault(r["params"], []).append(r[metric])
+                                settings.setdefault(r[run_fields.params], []).append(r[metric])
                         ys.append(best(np.mean(s) for s in settings.values()) if settings else np.nan)
                     ax.plot(values, ys, marker="o", color=f"C{i}", label=line)
                 if min(values) > 0 and max(values) / min(values) >= 100:

@@ -88,7 +88,7 @@ class GlmModel {
   double last_r_ = 0.0;
 };
 
-class CsSelectron final : public glimpse::Learner {
+class CsSelectron final : public glimpse::Learner, public glimpse::LabelBuyer, public glimpse::RunReporter {
  public:
   static glimpse::PluginSpec spec() {
     return {.name = "cs_selectron",

@@ -225,7 +225,7 @@ SafetyRun run_safety(const std::string& safety_c, const std::string& link) {
   for (int t = 1; t <= 200; ++t) {
     learner->predict(e1.view(), pred);
     const bool rule_queries = t % 2 == 1;
-    const bool audit = learner->wants_label(rule_queries);
+    const bool audit = dynamic_cast<LabelBuyer&>(*learner).wants_label(rule_queries);
     EXPECT_EQ(audit, t > 1 && (t - 1) % 2 == 1) << "round " << t;  // exactly the rounds after a rule query
     if (audit || rule_queries) ++out.queried;
     const int y = rule_queries ? 1 : 0;
@@ -233,7 +233,7 @@ SafetyRun run_safety(const std::string& safety_c, const std::string& link) {
   }
   learner->predict(e1.view(), pred);
   out.final_prediction = pred.predicted;
-  learner->report(out.report);
+  dynamic_cast<const RunReporter&>(*learner).report(out.report);
   for (const auto& s : out.report.scalars) {
     if (s.suffix == "safety_switch_round") out.switch_round = static_cast<std::int64_t>(s.value);
     if (s.suffix == "safety_audits") out.audits = static_cast<std::int64_t>(s.value);
@@ -273,10 +273,10 @@ TEST(CsSelectron, SafetySwitchTrainsAPassiveModelOnTheExtraRoundsAndSwitchesWhen
   const DenseRow e1({1.0f, 0.0f});
   for (int t = 0; t < 4; ++t) {
     plain->predict(e1.view(), pred);
-    EXPECT_FALSE(plain->wants_label(true));
+    EXPECT_FALSE(dynamic_cast<LabelBuyer&>(*plain).wants_label(true));
   }
   glimpse::MetricResults nothing;
-  plain->report(nothing);
+  dynamic_cast<const RunReporter&>(*plain).report(nothing);
   EXPECT_TRUE(nothing.scalars.empty());
 }
 

@@ -64,14 +64,13 @@ TEST(Ps3vt, WithoutGraphAndTailTermsItReachesTheHingeOptimumOnSeparableData) {
     SCOPED_TRACE(mode);
     Rng rng(5);
     MemoryProblem problem = separable_toy(rng);
-    auto learner = make<Learner>("ps3vt", {{"variant", "linear_mc"},
-                                           {"tau_A", "1e-6"},
-                                           {"mu", "10"},
-                                           {"mode", mode},
-                                           {"iterations", "600"},
-                                           {"objective_points", "20"}});
-    auto* batch = dynamic_cast<BatchLearner*>(learner.get());
-    ASSERT_NE(batch, nullptr);
+    auto learner = make<BatchLearner>("ps3vt", {{"variant", "linear_mc"},
+                                                {"tau_A", "1e-6"},
+                                                {"mu", "10"},
+                                                {"mode", mode},
+                                                {"iterations", "600"},
+                                                {"objective_points", "20"}});
+    BatchLearner* batch = learner.get();
     batch->fit(problem, 1);
     EXPECT_EQ(problem.shared_builds, 0);  // linear_mc has no graph term
     ASSERT_EQ(problem.iterations.size(), 20u);
@@ -91,9 +90,9 @@ TEST(Ps3vt, WithoutGraphAndTailTermsItReachesTheHingeOptimumOnSeparableData) {
 TEST(Ps3vt, GraphTermUsesTheSharedLaplacianAndTailTermShrinksTheSpectrum) {
   Rng rng(6);
   MemoryProblem problem = separable_toy(rng);
-  auto learner = make<Learner>(
+  auto learner = make<BatchLearner>(
       "ps3vt", {{"tau_I", "1e-3"}, {"tau_S", "100"}, {"theta", "0.34"}, {"mu", "10"}, {"iterations", "300"}});
-  auto& batch = dynamic_cast<BatchLearner&>(*learner);
+  auto& batch = *learner;
   batch.fit(problem, 1);
   EXPECT_EQ(problem.shared_builds, 1);
   // theta = floor(0.34 * 3) = 1: with a heavy tail weight the fitted W is (numerically) of rank 1.
@@ -123,14 +122,14 @@ TEST(Ps3vt, DecayingStepsOverEpochsMatchTheAuthorsCodeByHand) {
     points.emplace_back(std::vector<Feature>{1.0f, 0.0f});
     points.emplace_back(std::vector<Feature>{0.0f, 1.0f});
     MemoryProblem problem(std::move(points), {0, 1}, {0, 1}, 2);
-    auto learner = make<Learner>("ps3vt", {{"variant", "linear_mc"},
-                                           {"tau_A", "0"},
-                                           {"mu", "4"},
-                                           {"radius", "100"},
-                                           {"schedule", "decaying"},
-                                           {"sampling", "epochs"},
-                                           {"iterations", "2"}});
-    auto& batch = dynamic_cast<BatchLearner&>(*learner);
+    auto learner = make<BatchLearner>("ps3vt", {{"variant", "linear_mc"},
+                                                {"tau_A", "0"},
+                                                {"mu", "4"},
+                                                {"radius", "100"},
+                                                {"schedule", "decaying"},
+                                                {"sampling", "epochs"},
+                                                {"iterations", "2"}});
+    auto& batch = *learner;
     batch.fit(problem, seed);
     Eigen::Matrix2d w;  // w(j, c): class c's score of e_j
     Prediction pred;
@@ -175,8 +174,8 @@ TEST(Ps3vt, ScalingTheFeaturesByCIsTheRadiusC) {
   // Each fit: the shared settings plus its own step, weights and radius.
   const auto fit = [](MemoryProblem& problem, std::map<std::string, std::string> params) {
     params.insert({{"tau_I", "1e-3"}, {"theta", "0.34"}, {"iterations", "400"}});
-    auto learner = make<Learner>("ps3vt", params);
-    dynamic_cast<BatchLearner&>(*learner).fit(problem, 3);
+    auto learner = make<BatchLearner>("ps3vt", params);
+    learner->fit(problem, 3);
     return learner;
   };
   auto with_scaled_features = fit(scaled, {{"mu", "0.4"}, {"tau_A", "0.04"}, {"tau_S", "2"}});
@@ -186,9 +185,9 @@ TEST(Ps3vt, ScalingTheFeaturesByCIsTheRadiusC) {
   for (auto* pred : {&a, &b, &c}) pred->scores.resize(3);
   double largest_score = 0.0, differs_from_radius_one = 0.0;
   for (std::int64_t i = 0; i < 60; ++i) {
-    dynamic_cast<BatchLearner&>(*with_scaled_features).evaluate(scaled.point(i), a);
-    dynamic_cast<BatchLearner&>(*with_radius).evaluate(original.point(i), b);
-    dynamic_cast<BatchLearner&>(*with_radius_one).evaluate(original.point(i), c);
+    with_scaled_features->evaluate(scaled.point(i), a);
+    with_radius->evaluate(original.point(i), b);
+    with_radius_one->evaluate(original.point(i), c);
     for (std::size_t k = 0; k < 3; ++k) {
       EXPECT_NEAR(a.scores[k], b.scores[k], 1e-12 * (1.0 + std::abs(b.scores[k])));
       largest_score = std::max(largest_score, std::abs(b.scores[k]));

@@ -13,7 +13,7 @@
 namespace {
 
 template <class T>
-class Soba final : public glimpse::algorithms::EpsilonGreedyLinearLearner<T> {
+class Soba final : public glimpse::algorithms::EpsilonGreedyLinearLearner<T>, public glimpse::RunReporter {
   using Base = glimpse::algorithms::EpsilonGreedyLinearLearner<T>;
   using Base::explore_;
   using Base::model_;
@@ -36,8 +36,7 @@ class Soba final : public glimpse::algorithms::EpsilonGreedyLinearLearner<T> {
                                                   "diag: O(K nnz) per update; full: the Kd x Kd matrix, O((Kd)^2)")
                            .into(&Soba::matrix_),
                        glimpse::algorithms::second_order_param(&Soba::second_order_),
-                       glimpse::algorithms::sketch_rank_param(&Soba::second_order_),
-                       glimpse::precision_param()},
+                       glimpse::algorithms::sketch_rank_param(&Soba::second_order_), glimpse::precision_param()},
             .accepts = {glimpse::FeedbackKind::correctness}};
   }
   Soba() : Base(glimpse::WeightLayout::class_major) {}
@@ -82,7 +81,8 @@ class Soba final : public glimpse::algorithms::EpsilonGreedyLinearLearner<T> {
     double w_dot_g = 0, z_inverse_z = 0;
     x.for_each_stored([&](std::int32_t j, double v) {
       w_dot_g += (w(runner_up, j) - w(y, j)) * v / p;
-      z_inverse_z += v * v / p * (1 / static_cast<double>(diagonal_(runner_up, j)) + 1 / static_cast<double>(diagonal_(y, j)));
+      z_inverse_z +=
+          v * v / p * (1 / static_cast<double>(diagonal_(runner_up, j)) + 1 / static_cast<double>(diagonal_(y, j)));
     });
     const double m = margin_term(w_dot_g, p, z_inverse_z);
     if (margin_ + m < 0) return;
@@ -122,7 +122,7 @@ class Soba final : public glimpse::algorithms::EpsilonGreedyLinearLearner<T> {
   MatrixForm matrix_ = MatrixForm::diag;
   std::int32_t d_ = 0;
   double margin_ = 0;
-  Matrix theta_, diagonal_;  // diag mode
+  Matrix theta_, diagonal_;                      // diag mode
   glimpse::algorithms::SecondOrder<T> inverse_;  // full mode: A^{-1}, exact or sketched
   glimpse::algorithms::SecondOrderOptions second_order_;
   Vector z_;

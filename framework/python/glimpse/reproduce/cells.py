@@ -13,6 +13,7 @@ import math
 import glimpse
 
 from ..stats import mean_std
+from ..trace_schema import curve as curve_fields, root, run as run_fields, selection, status, table as columns
 
 
 class Column:
@@ -38,8 +39,8 @@ class TraceView:
     def __init__(self, path):
         self.path = path
         self.trace = glimpse.open(path)
-        self.selection_metric = self.trace.attrs["selection_metric"]
-        self.maximize = self.trace.attrs["selection_goal"] == "max"
+        self.selection_metric = self.trace.attrs[root.selection_metric]
+        self.maximize = self.trace.attrs[root.selection_goal] == selection.maximize
         self.rows = self.trace.summary
         self._groups, self._selections = {}, {}
 
@@ -48,21 +49,22 @@ class TraceView:
         if metric not in self._groups:
             out = self._groups[metric] = {}
             if metric in self.rows.columns:
-                complete = self.rows[self.rows["status"] == "complete"]
-                for dataset, label, params, seed, value, run in zip(complete["dataset"], complete["label"],
-                                                                    complete["params"], complete["seed"],
-                                                                    complete[metric], complete["run"]):
+                complete = self.rows[self.rows[run_fields.status] == status.complete]
+                for dataset, label, params, seed, value, run in zip(
+                        complete[run_fields.dataset], complete[run_fields.label], complete[run_fields.params],
+                        complete[run_fields.seed], complete[metric], complete[columns.run]):
                     out.setdefault((dataset, label), {}).setdefault(params, {})[int(seed)] = (float(value), run)
         return self._groups[metric]
 
     def run_seconds(self):
-        return dict(zip(self.rows["run"], self.rows["seconds"].astype(float)))
+        return dict(zip(self.rows[columns.run], self.rows[run_fields.seconds].astype(float)))
 
     def select(self, metric, maximize, seeds, per_seed=False):
         """(dataset, label) -> the core's choice: {"params", "runs": [{"run", "seed", "params"}]}."""
         key = (metric, maximize, tuple(seeds), per_seed)
         if key not in self._selections:
-            chosen = self.trace.select(metric, "max" if maximize else "min", seeds=seeds, per_seed=per_seed)
+            goal = selection.maximize if maximize else selection.minimize
+            chosen = self.trace.select(metric, goal, seeds=seeds, per_seed=per_seed)
             self._selections[key] = {(c["dataset"], c["label"]): c for c in chosen}
         return self._selections[key]
 
@@ -71,8 +73,8 @@ class TraceView:
         import h5py
 
         with h5py.File(self.path, "r") as f:
-            return [(f["runs"][run]["curves"][curve]["round"][()], f["runs"][run]["curves"][curve]["value"][()])
-                    for run in runs]
+            found = [f[root.runs][run][run_fields.curves_group][curve] for run in runs]
+            return [(values[curve_fields.round][()], values[curve_fields.value][()]) for values in found]
 
 
 def measure(trace, dataset, label, metric, report_seeds, selection_seeds, maximize, per_seed_by=None, select_by=None):

@@ -11,6 +11,7 @@ from pathlib import Path
 from .common import MARKER, fail, say
 from .inputs import core_fingerprint, differences, generator_args, generator_datasets, generator_inputs, protocol_inputs
 from .papers import installed_names, quick_text, runs_folder
+from ..trace_schema import root, run as run_fields
 
 
 def why_not_adopted(glimpse, protocol_file, output, inputs):
@@ -23,7 +24,8 @@ def why_not_adopted(glimpse, protocol_file, output, inputs):
     if complaint:
         return f"not this protocol's trace ({complaint})"
     with h5py.File(output, "r") as f:
-        made = {(str(run.attrs["learner"]), int(run.attrs.get("learner_revision", -1))) for run in f["runs"].values()}
+        made = {(str(run.attrs[run_fields.learner]), int(run.attrs.get(run_fields.learner_revision, -1)))
+                for run in f[root.runs].values()}
     for learner, revision in sorted(made):
         now = (inputs["plugins"].get(learner) or {}).get("revision")
         if now != revision:
