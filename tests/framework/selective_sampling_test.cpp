@@ -128,7 +128,7 @@ TEST(SelectiveSampling, LearnersCarryTheirOwnQueryRulesAndRuleGrids) {
   EXPECT_EQ(runs[14].grid_point, 0);
   EXPECT_EQ(runs[16].grid_point, 1);
   EXPECT_EQ(h5::read_string_attribute(h5::open_group(file, "runs/" + runs[16].id), "query_rule_params"),
-            R"({"kappa":0.6,"m0":1,"second_order":"exact","sketch_rank":10})");
+            R"({"kappa":0.6,"m0":1,"second_order":"exact","sketch_rank":20})");
   // Reports keep every (learner, rule setting) apart: 1 + 6 + 2 rows.
   EXPECT_EQ(summarize(runs, "queries", true, true).size(), 9u);
 }

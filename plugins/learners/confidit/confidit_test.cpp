@@ -140,8 +140,8 @@ TEST(Confidit, TheAuthorsProgramsFixedEtaKeepsExploringWhereTheSearchedEtaExploi
   }
 }
 
-// With matrix full, a sketch of rank at least d never lowers a direction, so it is the exact A_k: the same scores and
-// proposals as the exact inverse, round by round; rank 1 lowers, and its proposals part from the exact ones.
+// With matrix full, a sketch of rank at least d keeps the exact A_k^{-1}: the same scores and proposals as the exact
+// inverse, round by round; rank 1 < d sketches (it lowers directions), and its proposals part from the exact ones.
 TEST(Confidit, SketchOfRankAboveTheDimensionIsTheExactMatrix) {
   const int k = 3, d = 3;
   const std::map<std::string, std::string> full = {{"eta", "0.7"}, {"matrix", "full"}, {"precision", "double"}};

@@ -93,8 +93,9 @@ class CsSelectron final : public glimpse::Learner, public glimpse::LabelBuyer, p
   static glimpse::PluginSpec spec() {
     return {.name = "cs_selectron",
             .kind = glimpse::PluginKind::learner,
-            .revision = 3,  // 2: the logistic refit starts from the tracked gradient, passes are matrix products;
-                            // 3: M^{-1} (and the ONS Gram inverse) in the shared packed second-order state
+            .revision = 4,  // 2: the logistic refit starts from the tracked gradient, passes are matrix products;
+                            // 3: M^{-1} (and the ONS Gram inverse) in the shared packed second-order state;
+                            // 4: second_order sketch: a sketch_rank >= d keeps the exact inverse, default rank 20
             .summary =
                 "cost-sensitive GLM (logistic or linear link) refitted on labelled rounds, predicts the least "
                 "expected cost; optional safety switch to a passive model",

@@ -24,7 +24,8 @@ class Soba final : public glimpse::algorithms::EpsilonGreedyLinearLearner<T>, pu
   static glimpse::PluginSpec spec() {
     return {.name = "soba",
             .kind = glimpse::PluginKind::learner,
-            .revision = 2,  // 2: full A^{-1} in the shared packed second-order state, W by recursive least squares
+            .revision = 3,  // 2: full A^{-1} in the shared packed second-order state, W by recursive least squares;
+                            // 3: second_order sketch: a sketch_rank >= d keeps the exact inverse, default rank 20
             .summary = "SOBA: second-order Banditron, margin-tested updates on right proposals (diagonal or full A)",
             .reference = "Beygelzimer, Orabona, Zhang, ICML 2017, as in the public MATLAB codes",
             .params = {glimpse::ParamSpec::real("gamma", "0.01", "exploration rate (gamma)")

@@ -10,13 +10,13 @@
 // classes in Foster & Rakhlin's analysis (regret O(d log T) per class); O(d^2) per round, for small d.
 #include <algorithm>
 #include <cmath>
-#include <limits>
-#include <vector>
 #include <glimpse/algorithms/exploration.hpp>
-#include <glimpse/algorithms/second_order_state.hpp>
 #include <glimpse/algorithms/normalized_step.hpp>
+#include <glimpse/algorithms/second_order_state.hpp>
 #include <glimpse/glimpse.hpp>
 #include <glimpse/linear_model.hpp>
+#include <limits>
+#include <vector>
 
 namespace {
 
@@ -27,11 +27,11 @@ class SquareCb final : public glimpse::Learner {
     return {
         .name = "squarecb",
         .kind = glimpse::PluginKind::learner,
-        .revision = 3,  // 2: update "normalized" sums a dense row in 16 partial sums; 3: "ridge" keeps its inverses in
-                        // the shared packed second-order state, in the learner's precision
+        .revision = 4,  // 2: update "normalized" sums a dense row in 16 partial sums; 3: "ridge" keeps its inverses in
+                        // the shared packed second-order state, in the learner's precision; 4: second_order sketch: a
+                        // sketch_rank >= d keeps the exact inverse, default rank 20
         .summary = "SquareCB: inverse gap weighting over per-class online least-squares cost estimates",
-        .reference =
-            "Foster & Rakhlin, ICML 2020, as in Vowpal Wabbit's cb_explore_adf_squarecb (README.md here)",
+        .reference = "Foster & Rakhlin, ICML 2020, as in Vowpal Wabbit's cb_explore_adf_squarecb (README.md here)",
         .params =
             {glimpse::ParamSpec::real("gamma_scale", "10", "gamma_0 in gamma_t = gamma_0 t^p")
                  .at_least(0)
@@ -54,8 +54,7 @@ class SquareCb final : public glimpse::Learner {
                  .above(0)
                  .into(&SquareCb::lambda_),
              glimpse::algorithms::second_order_param(&SquareCb::second_order_),
-             glimpse::algorithms::sketch_rank_param(&SquareCb::second_order_),
-             glimpse::precision_param()},
+             glimpse::algorithms::sketch_rank_param(&SquareCb::second_order_), glimpse::precision_param()},
         .accepts = {glimpse::FeedbackKind::correctness}};
   }
 

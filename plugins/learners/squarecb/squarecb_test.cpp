@@ -119,13 +119,13 @@ TEST(SquareCb, RidgeIsTheExactLeastSquaresFitOfEachClassesCosts) {
 }
 
 TEST(SquareCb, RidgeSketchOfRankAboveTheDimensionIsTheExactFit) {
-  // d = 2 < sketch_rank = 3: the sketch never has a third direction to lower, so it is the exact Gram matrix and
-  // both forms make the same proposals with the same scores (to rounding); rank 1 lowers, and its scores differ.
+  // d = 2 <= sketch_rank = 3: a sketch of full rank keeps the exact state, so both make the same proposals with the
+  // same scores; rank 1 < d sketches (it lowers a direction), and its scores differ.
   auto exact = make<Learner>("squarecb", {{"update", "ridge"}, {"precision", "double"}});
-  auto sketch = make<Learner>("squarecb", {{"update", "ridge"}, {"precision", "double"},
-                                           {"second_order", "sketch"}, {"sketch_rank", "3"}});
-  auto coarse = make<Learner>("squarecb", {{"update", "ridge"}, {"precision", "double"},
-                                           {"second_order", "sketch"}, {"sketch_rank", "1"}});
+  auto sketch = make<Learner>(
+      "squarecb", {{"update", "ridge"}, {"precision", "double"}, {"second_order", "sketch"}, {"sketch_rank", "3"}});
+  auto coarse = make<Learner>(
+      "squarecb", {{"update", "ridge"}, {"precision", "double"}, {"second_order", "sketch"}, {"sketch_rank", "1"}});
   const int k = 3;
   for (auto* learner : {exact.get(), sketch.get(), coarse.get()}) learner->reset({300, 2, k}, 3);
   Rng rng(8);

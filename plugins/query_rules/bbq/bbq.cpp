@@ -9,17 +9,18 @@ namespace {
 class Bbq final : public glimpse::algorithms::UncertaintyRule {
  public:
   static glimpse::PluginSpec spec() {
-    return {.name = "bbq",
-            .kind = glimpse::PluginKind::query_rule,
-            .revision = 2,  // 2: M^{-1} in the shared packed second-order state
-            .summary = "queries when x^T M^{-1} x >= t^(-kappa) (M: m0 I plus the queried x x^T)",
-            .reference = "Agarwal, ICML 2013, section 4 (BBQ)",
-            .params = {glimpse::ParamSpec::real("kappa", "0.5", "exponent of the threshold t^(-kappa)")
-                           .above(0)
-                           .below(1)
-                           .into(&Bbq::kappa_),
-                       m0_param(), glimpse::algorithms::second_order_param(),
-                       glimpse::algorithms::sketch_rank_param()}};
+    return {
+        .name = "bbq",
+        .kind = glimpse::PluginKind::query_rule,
+        .revision = 3,  // 2: M^{-1} in the shared packed second-order state; 3: second_order sketch: a sketch_rank >= d
+                        // keeps the exact inverse, default rank 20
+        .summary = "queries when x^T M^{-1} x >= t^(-kappa) (M: m0 I plus the queried x x^T)",
+        .reference = "Agarwal, ICML 2013, section 4 (BBQ)",
+        .params = {glimpse::ParamSpec::real("kappa", "0.5", "exponent of the threshold t^(-kappa)")
+                       .above(0)
+                       .below(1)
+                       .into(&Bbq::kappa_),
+                   m0_param(), glimpse::algorithms::second_order_param(), glimpse::algorithms::sketch_rank_param()}};
   }
   explicit Bbq(const glimpse::ParamValues& params) : UncertaintyRule(params) {}  // m0, the shared rules' own
 

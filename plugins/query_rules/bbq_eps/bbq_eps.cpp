@@ -1,7 +1,7 @@
 // BBQ_eps: query when eta * x^T M_t^{-1} x >= eps^2, with eta a constant or, with
 // eta_mode = theory, P1's eta_eps = 4 sigma^2(C) theta_t^2 (selective_theory.hpp).
-#include <glimpse/algorithms/uncertainty_rule.hpp>
 #include <glimpse/algorithms/selective_theory.hpp>
+#include <glimpse/algorithms/uncertainty_rule.hpp>
 #include <glimpse/glimpse.hpp>
 
 namespace {
@@ -16,7 +16,8 @@ class BbqEps final : public glimpse::algorithms::UncertaintyRule {
     for (auto& p : glimpse::algorithms::TheoryWidth::params()) params.push_back(std::move(p));
     return {.name = "bbq_eps",
             .kind = glimpse::PluginKind::query_rule,
-            .revision = 2,  // 2: M^{-1} in the shared packed second-order state
+            .revision = 3,  // 2: M^{-1} in the shared packed second-order state; 3: second_order sketch: a sketch_rank
+                            // >= d keeps the exact inverse, default rank 20
             .summary = "queries when eta x^T M^{-1} x >= eps^2 (M: m0 I plus the queried x x^T)",
             .reference = "Agarwal, ICML 2013, section 4 (BBQ_eps, Theorem 1)",
             .params = std::move(params)};

@@ -4,8 +4,8 @@
 // learner's scores work. With eta_mode = theory the multiplier is P1's eta_DGS = 2 sigma(C) theta_t
 // (selective_theory.hpp) instead of c.
 #include <cmath>
-#include <glimpse/algorithms/uncertainty_rule.hpp>
 #include <glimpse/algorithms/selective_theory.hpp>
+#include <glimpse/algorithms/uncertainty_rule.hpp>
 #include <glimpse/glimpse.hpp>
 
 namespace {
@@ -22,7 +22,8 @@ class Dgs final : public glimpse::algorithms::UncertaintyRule {
     for (auto& p : glimpse::algorithms::TheoryWidth::params()) params.push_back(std::move(p));
     return {.name = "dgs",
             .kind = glimpse::PluginKind::query_rule,
-            .revision = 2,  // 2: M^{-1} in the shared packed second-order state
+            .revision = 3,  // 2: M^{-1} in the shared packed second-order state; 3: second_order sketch: a sketch_rank
+                            // >= d keeps the exact inverse, default rank 20
             .summary = "queries when the two best scores are within c sqrt(x^T M^{-1} x) (DGS-MOD)",
             .reference = "Agarwal, ICML 2013, sections 4-5 (DGS, DGS-MOD)",
             .params = std::move(params)};
