@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The `glimpse` Python package (docs/python.md), from the build tree and from a clean install prefix: glimpse.run
 # runs a protocol given as a dict, and the trace it returns holds what h5py reads from the file (summary, curves,
-# a run's rounds and parameters); a protocol glimpse refuses raises CalledProcessError.
+# a run's rounds and parameters); a protocol glimpse refuses raises CalledProcessError; the generated schema twin names
+# everything the writer wrote.
 set -euo pipefail
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -34,6 +35,23 @@ with h5py.File("pkg.h5", "r") as f:
     assert f["runs/000004/rounds/y"].dtype == np.int8  # K = 4: labels stored in one byte
 assert trace.params("000004")["beta"] == 0.3, trace.params("000004")
 assert glimpse.open("pkg.h5").attrs["runs_complete"] == 6
+# The generated twin of the schema's one declaration (glimpse.trace_schema) names what the writer wrote: its version,
+# every root attribute and table column of this file, every attribute of a run (a learner's own results aside).
+from glimpse import trace_schema as schema
+declared = lambda namespace: {v for k, v in vars(namespace).items() if not k.startswith("_")}
+with h5py.File("pkg.h5", "r") as f:
+    assert f.attrs[schema.root.schema_version] == schema.version, f.attrs[schema.root.schema_version]
+    assert set(f.attrs) <= declared(schema.root), set(f.attrs) - declared(schema.root)
+    assert set(f) == {schema.root.protocol, schema.root.summary, schema.root.curve_summary, schema.root.runs}, set(f)
+    identity = declared(schema.run) | {schema.table.run}
+    assert [c for c in f[schema.root.summary].dtype.names if c != "online_accuracy"] == [
+        c for c in f[schema.root.summary].dtype.names if c in identity]
+    assert set(f[schema.root.curve_summary].dtype.names) <= declared(schema.run) | declared(schema.table)
+    run = f[schema.root.runs]["000004"]
+    assert set(run.attrs) <= declared(schema.run), set(run.attrs) - declared(schema.run)
+    assert set(run) <= {schema.run.rounds_group, schema.run.curves_group, schema.run.matrices_group,
+                        schema.run.summary_group}, set(run)
+    assert set(run[schema.run.rounds_group]) == declared(schema.rounds)
 try:
     glimpse.run({"name": "bad"}, output="bad.h5")
     raise SystemExit("a bad protocol did not raise")
