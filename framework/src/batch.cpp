@@ -142,11 +142,11 @@ class FittedModel {
 // learn (label feedback) in an order drawn from the learner's seed, one iteration per pass with the pass's
 // training error as its objective. Returns false when interrupted.
 bool fit(const BatchRunInputs& in, const FittedModel& model, HostProblem& problem) {
-  const ProblemShape shape = problem.shape();
   if (auto* batch = model.batch()) {
     batch->fit(problem, in.learner_seed);
     return !(in.interrupted && (*in.interrupted)());
   }
+  const ProblemShape shape = problem.shape();
   Learner& learner = model.online();
   learner.reset(shape, in.learner_seed);
   Prediction pred;

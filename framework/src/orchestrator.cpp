@@ -18,6 +18,7 @@
 #include "run_writer.hpp"
 #include "shared_by_runs.hpp"
 #include "stream_keys.hpp"
+#include "trace_schema.hpp"
 #include "trace_store.hpp"
 
 namespace glimpse {
@@ -334,10 +335,11 @@ bool Sweep::run_plugins(const RunSpec& run, const RunData& data, RunRecord& reco
     append_results(record, std::move(out),
                    [&](const std::string& suffix) { return metric_output_name(protocol_.metrics[m], suffix); });
   }
-  if (learner) {
+  if (const auto* reporter = dynamic_cast<const RunReporter*>(learner.get())) {  // null for batch runs
     MetricResults out;
-    if (const auto* reporter = dynamic_cast<const RunReporter*>(learner.get())) reporter->report(out);
-    append_results(record, std::move(out), [](const std::string& suffix) { return "learner_" + suffix; });
+    reporter->report(out);
+    append_results(record, std::move(out),
+                   [](const std::string& suffix) { return schema::run::learner_prefix + suffix; });
   }
   return true;
 }

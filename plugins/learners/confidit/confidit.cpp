@@ -160,7 +160,7 @@ class Confidit final : public glimpse::Learner {
   std::int64_t round_ = 0;
   glimpse::LinearModel<T> model_;
   Matrix a_, b_;  // diagonal of A_i and b_i, one row per class (diag mode)
-  glimpse::algorithms::SecondOrderOptions second_order_;                // full mode: exact or sketched A_i^{-1}
+  glimpse::algorithms::SecondOrderOptions second_order_;       // full mode: exact or sketched A_i^{-1}
   std::vector<glimpse::algorithms::SecondOrder<T>> inverses_;  // full mode: A_i^{-1}
   Vector widths_, dense_x_;
   std::vector<glimpse::Feature> unit_values_;

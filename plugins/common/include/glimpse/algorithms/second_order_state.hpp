@@ -320,29 +320,26 @@ struct SecondOrderOptions {
   // (docs/performance.md, "Accuracy of the sketch").
   std::int64_t rank = 20;
 };
-inline const char* sketch_rank_doc() { return "m, the rank of the sketch (second_order sketch only)"; }
-
 inline const char* second_order_doc() {
   return "exact: the d x d inverse, O(d^2) a round; sketch: the starting diagonal plus B'B, B at most 2 sketch_rank "
          "rows (frequent directions), O(sketch_rank d) a round, for large d (sketch_rank >= d keeps the exact inverse)";
 }
-template <class C>
-ParamSpec second_order_param(SecondOrderOptions C::*options) {
-  return ParamSpec::choice("second_order", "exact", {"exact", "sketch"}, second_order_doc())
-      .into(options, &SecondOrderOptions::form);
-}
-template <class C>
-ParamSpec sketch_rank_param(SecondOrderOptions C::*options) {
-  return ParamSpec::integer("sketch_rank", std::to_string(SecondOrderOptions{}.rank), sketch_rank_doc())
-      .at_least(1)
-      .into(options, &SecondOrderOptions::rank);
-}
-// The same two for plugins that read their parameters by name (the query rules).
+// The two parameters, for plugins that read them by name (the query rules), and bound to a SecondOrderOptions field.
 inline ParamSpec second_order_param() {
   return ParamSpec::choice("second_order", "exact", {"exact", "sketch"}, second_order_doc());
 }
 inline ParamSpec sketch_rank_param() {
-  return ParamSpec::integer("sketch_rank", std::to_string(SecondOrderOptions{}.rank), sketch_rank_doc()).at_least(1);
+  return ParamSpec::integer("sketch_rank", std::to_string(SecondOrderOptions{}.rank),
+                            "m, the rank of the sketch (second_order sketch only)")
+      .at_least(1);
+}
+template <class C>
+ParamSpec second_order_param(SecondOrderOptions C::*options) {
+  return second_order_param().into(options, &SecondOrderOptions::form);
+}
+template <class C>
+ParamSpec sketch_rank_param(SecondOrderOptions C::*options) {
+  return sketch_rank_param().into(options, &SecondOrderOptions::rank);
 }
 inline SecondOrderOptions second_order_options(const ParamValues& params) {
   return {params.text("second_order") == "sketch" ? SecondOrderOptions::Form::sketch : SecondOrderOptions::Form::exact,
