@@ -1,7 +1,8 @@
 # Writes the Python twin of framework/src/trace_schema.hpp: one class per C++ namespace, one attribute per name.
 #   cmake -DHEADER=framework/src/trace_schema.hpp -DOUTPUT=build/lib/python/glimpse/trace_schema.py -P this file
-# It reads only lines of the form `inline constexpr char NAME[] = "text";`, `namespace NAME {` and
-# `}  // namespace NAME`, as the header promises.
+# It reads only lines of the form `inline constexpr char NAME[] = "text";`,
+# `inline constexpr const char* NAME[] = {space::name, ...};`, `namespace NAME {` and `}  // namespace NAME`, as the
+# header promises.
 file(STRINGS "${HEADER}" lines)
 set(out "\"\"\"The names of a glimpse trace file (docs/trace-schema.md), generated at build time from\n")
 string(APPEND out "framework/src/trace_schema.hpp: do not edit. Each class is a namespace of the header.\"\"\"\n")
@@ -19,6 +20,11 @@ foreach(line IN LISTS lines)
       string(APPEND out "\n")
     endif()
     string(APPEND out "${indent}${CMAKE_MATCH_1} = \"${CMAKE_MATCH_2}\"\n")
+  elseif(line MATCHES "^inline constexpr const char\\* ([a-z_]+)\\[\\] = {([a-z_:, ]*)};")
+    # A list of names, at module level after the classes: `space::name` becomes `space.name`, in a tuple.
+    set(list_name "${CMAKE_MATCH_1}")
+    string(REPLACE "::" "." items "${CMAKE_MATCH_2}")
+    string(APPEND out "\n\n${list_name} = (${items},)\n")
   endif()
 endforeach()
 file(WRITE "${OUTPUT}.new" "${out}")

@@ -183,7 +183,8 @@ Dataset read_with_plugin(const CatalogEntry& e, const PluginRegistry& registry,
   const LoadedPlugin& plugin = registry.get(e.reader, PluginKind::data_source, where);
   std::map<std::string, std::string> given(e.reader_params.begin(), e.reader_params.end());
   for (const auto& [name, text] : extra) given[name] = text;  // the files read override the catalog's entry
-  const ParamValues values = resolve_params(plugin.spec->params, given, nullptr, where + ": reader");
+  const ParamValues values =
+      resolve_params(plugin.spec->params, given_by_name(given, where + ": reader"), nullptr, where + ": reader");
   auto object = plugin.create(values);
   auto* source = dynamic_cast<DataSource*>(object.get());
   return source->load();

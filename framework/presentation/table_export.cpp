@@ -25,7 +25,7 @@ std::vector<h5::TableColumn> read_trace_table(const h5::Handle& file, const std:
   }
   if (table != "rounds") throw Error("--table", "expected summary, curves or rounds, got '" + table + "'");
   if (run.empty()) throw Error("--table rounds", "needs --run ID (the run's id, e.g. 000003)");
-  const std::string path = std::string(schema::root::runs) + "/" + run + "/" + schema::run::rounds_group;
+  const std::string path = schema::run_group(run) + "/" + schema::run::rounds_group;
   if (!h5::exists(file, path))
     throw Error(file_name,
                 "has no run '" + run + "' with per-round data (" + path + "); the summary's run column lists the runs");

@@ -59,19 +59,8 @@ std::vector<RunSummary> read_summary_table(const h5::Handle& file) {
   const auto* run = column(schema::table::run);
   if (!run) throw Error("/summary", "no run column: not a glimpse summary table");
   std::vector<RunSummary> runs(run->texts.size());
-  namespace field = schema::run;
-  const std::vector<std::string> identity{schema::table::run,
-                                          field::dataset,
-                                          field::learner,
-                                          field::label,
-                                          field::params,
-                                          field::status,
-                                          field::seed,
-                                          field::grid_point,
-                                          field::rounds,
-                                          field::seconds,
-                                          field::rounds_per_second,
-                                          field::peak_rss_mb};
+  const auto* const identity = std::begin(schema::summary_identity_columns);
+  const auto* const identity_end = std::end(schema::summary_identity_columns);
   for (std::size_t i = 0; i < runs.size(); ++i) {
     RunSummary& r = runs[i];
     r.id = run->texts[i];
@@ -88,7 +77,7 @@ std::vector<RunSummary> read_summary_table(const h5::Handle& file) {
     if (const auto* c = column(schema::run::peak_rss_mb)) r.peak_rss_mb = c->reals[i];
     for (const auto& c : columns)  // a metric's column is NaN where the run lacks it
       if (c.type == h5::TableColumn::Type::real && !std::isnan(c.reals[i]) &&
-          std::find(identity.begin(), identity.end(), c.name) == identity.end())
+          std::find(identity, identity_end, c.name) == identity_end)
         r.metrics.emplace_back(c.name, c.reals[i]);
   }
   return runs;

@@ -33,14 +33,18 @@ std::string metric_output_name(const PluginUse& metric, const std::string& suffi
   return suffix.empty() ? metric.output_name : metric.output_name + "_" + suffix;
 }
 
-// Moves a metric's (or a learner's) results into the run record under the names `name_of(suffix)` gives.
+// Moves a metric's (or a learner's) results into the run record, renamed from theirs to the trace's by `name_of`.
 template <class NameOf>
 void append_results(RunRecord& record, MetricResults&& out, const NameOf& name_of) {
-  for (auto& scalar : out.scalars) record.scalars.emplace_back(name_of(scalar.suffix), scalar.value);
-  for (auto& curve : out.curves)
-    record.curves.push_back({name_of(curve.suffix), std::move(curve.rounds), std::move(curve.values)});
-  for (auto& matrix : out.matrices)
-    record.matrices.push_back({name_of(matrix.suffix), matrix.rows, matrix.cols, std::move(matrix.values)});
+  const auto append = [&](auto& results, auto& into) {
+    for (auto& result : results) {
+      result.name = name_of(result.name);
+      into.push_back(std::move(result));
+    }
+  };
+  append(out.scalars, record.scalars);
+  append(out.curves, record.curves);
+  append(out.matrices, record.matrices);
 }
 
 // The process's peak resident set so far, in MB (Linux reports ru_maxrss in KiB).

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -24,9 +25,20 @@ std::filesystem::path resolve_path(const std::filesystem::path& base_dir, const 
 // The value a parameter takes when the protocol does not give one.
 std::optional<ParamValue> resolve_default(const ParamSpec& spec, const ProblemShape* shape);
 
-// Every parameter of `specs`: the text `given` for it, else its declared default. A bad value throws
-// Error(where + ": parameter NAME", why), as does an expression of K, d, n when `shape` is null.
-ParamValues resolve_params(const std::vector<ParamSpec>& specs, const std::map<std::string, std::string>& given,
-                           const ProblemShape* shape, const std::string& where);
+// A parameter's text as written, and where, for errors ("file.json: learners[1].params.beta").
+struct GivenParam {
+  std::string text;
+  std::string where;
+};
+// The text given for the parameter of this key ("eta"; "learner.eta" for a wrapped learner's); nullopt: not given.
+using GivenParams = std::function<std::optional<GivenParam>(const std::string& key)>;
+
+// Every parameter of `specs`, keyed `prefix` + its name: its given text, else its declared default. A bad text throws
+// Error(where it was given, why); an expression of K, d, n when `shape` is null throws Error(where: parameter KEY).
+// The one resolver: PluginRegistry::resolve adds a wrapped learner's parameters on top of it.
+ParamValues resolve_params(const std::vector<ParamSpec>& specs, const GivenParams& given, const ProblemShape* shape,
+                           const std::string& where, const std::string& prefix = "");
+// Texts by name (`texts` must outlive the function returned); a bad one throws Error(where + ": parameter NAME", why).
+GivenParams given_by_name(const std::map<std::string, std::string>& texts, const std::string& where);
 
 }  // namespace glimpse

@@ -1,6 +1,5 @@
 // Parameter declarations, resolved values and their validation.
 #include "glimpse/params.hpp"
-#include "glimpse/plugin.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -10,6 +9,7 @@
 
 #include "expression.hpp"
 #include "glimpse/error.hpp"
+#include "glimpse/plugin.hpp"
 #include "param_resolution.hpp"
 
 namespace glimpse {
@@ -268,21 +268,36 @@ std::optional<ParamValue> resolve_default(const ParamSpec& spec, const ProblemSh
   }
 }
 
-ParamValues resolve_params(const std::vector<ParamSpec>& specs, const std::map<std::string, std::string>& given,
-                           const ProblemShape* shape, const std::string& where) {
+ParamValues resolve_params(const std::vector<ParamSpec>& specs, const GivenParams& given, const ProblemShape* shape,
+                           const std::string& where, const std::string& prefix) {
   ParamValues values;
   for (const auto& spec : specs) {
-    const auto it = given.find(spec.name);
+    const std::string key = prefix + spec.name;
+    const std::optional<GivenParam> text = given(key);
     std::optional<ParamValue> value;
-    try {
-      value = it != given.end() ? resolve_param(spec, it->second, shape) : resolve_default(spec, shape);
-    } catch (const Error& bad) {
-      throw Error(where + ": parameter " + spec.name, bad.what());
+    if (text) {
+      try {
+        value = resolve_param(spec, text->text, shape);
+      } catch (const Error& bad) {
+        throw Error(text->where, bad.what());
+      }
+    } else if (!spec.required) {
+      value = resolve_default(spec, shape);
+    } else {
+      throw Error(where + ": parameter " + key, "is required and was not given");
     }
-    if (!value) throw Error(where + ": parameter " + spec.name, "depends on K, d or n, which are not known here");
-    values.set(spec.name, *value);
+    if (!value) throw Error(where + ": parameter " + key, "needs the data's shape (K, d, n), which is not known here");
+    values.set(spec.name, std::move(*value));
   }
   return values;
+}
+
+GivenParams given_by_name(const std::map<std::string, std::string>& texts, const std::string& where) {
+  return [&texts, where](const std::string& key) -> std::optional<GivenParam> {
+    const auto it = texts.find(key);
+    if (it == texts.end()) return std::nullopt;
+    return GivenParam{it->second, where + ": parameter " + key};
+  };
 }
 
 }  // namespace glimpse

@@ -187,8 +187,8 @@ const LoadedPlugin* PluginRegistry::member(std::string_view name) const {
     if (spec.name != name) throw Error("it describes itself as '" + spec.name + "'");
     check_spec(spec, true);
   } catch (const std::exception& e) {
-    throw Error(std::string(name), std::string("no such member of the plugin family '") + family->spec->name +
-                                       "': " + e.what());
+    throw Error(std::string(name),
+                std::string("no such member of the plugin family '") + family->spec->name + "': " + e.what());
   }
   member_specs_.push_back(std::move(spec));
   members_.push_back({&member_specs_.back(), family->entry, family->file, argument});
@@ -236,8 +236,9 @@ const LoadedPlugin& PluginRegistry::dataset_name_server(const std::string& where
     server = &p;
   }
   if (!server)
-    throw Error(where, "no loaded data source serves installed datasets by name; add the plugin folder that has one "
-                       "(`glimpse plugins` lists what is loaded), or write {\"source\": PLUGIN, \"params\": {...}}");
+    throw Error(where,
+                "no loaded data source serves installed datasets by name; add the plugin folder that has one "
+                "(`glimpse plugins` lists what is loaded), or write {\"source\": PLUGIN, \"params\": {...}}");
   return *server;
 }
 
@@ -248,6 +249,21 @@ std::vector<const LoadedPlugin*> PluginRegistry::plugins() const {
     return std::pair(a->spec->kind, a->spec->name) < std::pair(b->spec->kind, b->spec->name);
   });
   return result;
+}
+
+ParamValues PluginRegistry::resolve(const LoadedPlugin& plugin, const GivenParams& given, const ProblemShape* shape,
+                                    const std::string& where, const std::filesystem::path& base_dir,
+                                    const std::string& prefix) const {
+  ParamValues values = resolve_params(plugin.spec->params, given, shape, where, prefix);
+  values.set_base_dir(base_dir);
+  for (const auto& spec : plugin.spec->params) {
+    if (spec.type != ParamType::learner) continue;
+    const LoadedPlugin& wrapped = get(values.text(spec.name), PluginKind::learner, where);
+    ParamValues own = resolve(wrapped, given, shape, where, base_dir, prefix + spec.name + ".");
+    for (const auto& [name, value] : own.entries()) values.set(spec.name + "." + name, value);
+    values.set_factory(spec.name, [&wrapped, own = std::move(own)] { return wrapped.create(own); });
+  }
+  return values;
 }
 
 }  // namespace glimpse

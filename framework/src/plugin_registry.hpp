@@ -1,8 +1,8 @@
 // Finds, loads and checks plugin libraries; hands out their descriptions and factories by name.
 #pragma once
 
-#include <filesystem>
 #include <deque>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "glimpse/plugin.hpp"
+#include "param_resolution.hpp"
 
 namespace glimpse {
 
@@ -50,6 +51,13 @@ class PluginRegistry {
   // The data source serving dataset entries written by name (PluginSpec::serves_dataset_names). Throws Error naming
   // `where` when no loaded plugin does, or two do.
   const LoadedPlugin& dataset_name_server(const std::string& where) const;
+  // `plugin`'s parameters (resolve_params over its declaration), and for each learner parameter the learner it names:
+  // that learner's parameters, given under "NAME.PARAM" and resolved the same way (so wrappers nest), listed among
+  // these values too (so run metadata and stream keys name them), and a factory that creates it. Path parameters
+  // resolve against `base_dir`.
+  ParamValues resolve(const LoadedPlugin& plugin, const GivenParams& given, const ProblemShape* shape,
+                      const std::string& where, const std::filesystem::path& base_dir = {},
+                      const std::string& prefix = "") const;
   // Every usable plugin, sorted by kind then name.
   std::vector<const LoadedPlugin*> plugins() const;
   const std::vector<std::string>& problems() const noexcept { return problems_; }
@@ -63,7 +71,6 @@ class PluginRegistry {
   mutable std::deque<PluginSpec> member_specs_;
   mutable std::deque<LoadedPlugin> members_;
   mutable std::unique_ptr<std::mutex> members_mutex_ = std::make_unique<std::mutex>();
-
 };
 
 }  // namespace glimpse

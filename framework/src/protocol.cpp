@@ -33,45 +33,17 @@ ParamValues PluginUse::resolve(std::int64_t point, const ProblemShape* shape) co
     chosen.push_back(&it->second[point % count]);
     point /= count;
   }
-  // The value of `spec` under the protocol's name `key`: the grid point's, else the fixed one, else the default.
-  const auto value_of = [&](const ParamSpec& spec, const std::string& key) {
+  // The text under the protocol's name `key`: the grid point's, else the fixed one.
+  const auto given = [&](const std::string& key) -> std::optional<GivenParam> {
     const RawParam* raw = nullptr;
     for (const auto& p : params)
       if (p.name == key) raw = &p;
     for (const auto* p : chosen)
       if (p->name == key) raw = p;
-    std::optional<ParamValue> value;
-    if (raw) {
-      try {
-        value = resolve_param(spec, raw->text, shape);
-      } catch (const Error& e) {
-        throw Error(raw->where, e.what());
-      }
-    } else if (!spec.required) {
-      value = resolve_default(spec, shape);
-    }
-    if (!value) throw Error(where, "parameter '" + key + "' needs the data's shape (K, d, n), which is not known here");
-    return std::move(*value);
+    if (!raw) return std::nullopt;
+    return GivenParam{raw->text, raw->where};
   };
-  ParamValues values;
-  values.set_base_dir(base_dir);
-  for (const auto& spec : plugin->spec->params) values.set(spec.name, value_of(spec, spec.name));
-  // Each wrapped learner: its "NAME.PARAM" values resolved against its own declaration (also listed in this
-  // plugin's values, so run metadata and stream keys name them), and a factory that creates it.
-  for (const auto& spec : plugin->spec->params) {
-    if (spec.type != ParamType::learner) continue;
-    const LoadedPlugin* base = &registry->get(values.text(spec.name), PluginKind::learner, where);
-    ParamValues own;
-    own.set_base_dir(base_dir);
-    for (const auto& base_spec : base->spec->params) {
-      const std::string key = spec.name + "." + base_spec.name;
-      ParamValue value = value_of(base_spec, key);
-      own.set(base_spec.name, value);
-      values.set(key, std::move(value));
-    }
-    values.set_factory(spec.name, [base, own = std::move(own)] { return base->create(own); });
-  }
-  return values;
+  return registry->resolve(*plugin, given, shape, where, base_dir);
 }
 
 std::string PluginUse::identity(const ParamValues& values, const ProblemShape* shape) const {

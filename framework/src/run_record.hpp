@@ -1,6 +1,7 @@
 // What one run leaves behind, before it is written anywhere: the record the round loop and the batch fit fill and
 // the trace store writes (docs/trace-schema.md names its fields in the file). A ground-level file: it includes no
-// other file of the core, so the loops and the store can both use it without depending on each other.
+// other file of the core (only the public named-results types), so the loops and the store can both use it without
+// depending on each other.
 #pragma once
 
 #include <cstddef>
@@ -12,19 +13,9 @@
 #include <utility>
 #include <vector>
 
+#include "glimpse/named_results.hpp"
+
 namespace glimpse {
-
-struct NamedCurve {
-  std::string name;
-  std::vector<std::int64_t> rounds;
-  std::vector<double> values;
-};
-
-struct NamedMatrix {
-  std::string name;
-  std::int64_t rows = 0, cols = 0;
-  std::vector<double> values;  // row-major
-};
 
 // One per-round column, held in the width its values' bound needs (labels 1..K take one byte while K < 128, rows
 // 0..n-1 two bytes while n <= 32768), so that a cheap learner's loop writes 7 bytes a round instead of 22 and
@@ -99,7 +90,7 @@ struct RunRecord {
   RoundColumn y, predicted, proposed;
   RoundColumn row;               // the dataset row (0-based) each round showed
   RoundColumn correct, queried;  // 0/1
-  std::vector<std::pair<std::string, double>> scalars;
+  std::vector<NamedScalar> scalars;
   std::vector<NamedCurve> curves;
   std::vector<NamedMatrix> matrices;
 };

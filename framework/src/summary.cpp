@@ -59,18 +59,13 @@ RunSummary read_run_summary(const h5::Handle& run, const std::string& id, bool w
 
 void write_summary_table(const h5::Handle& file, const std::vector<RunSummary>& runs) {
   using Type = h5::TableColumn::Type;
-  std::vector<h5::TableColumn> columns{{Type::text, schema::table::run, {}, {}, {}},
-                                       {Type::text, schema::run::dataset, {}, {}, {}},
-                                       {Type::text, schema::run::learner, {}, {}, {}},
-                                       {Type::text, schema::run::label, {}, {}, {}},
-                                       {Type::text, schema::run::params, {}, {}, {}},
-                                       {Type::integer, schema::run::seed, {}, {}, {}},
-                                       {Type::integer, schema::run::grid_point, {}, {}, {}},
-                                       {Type::text, schema::run::status, {}, {}, {}},
-                                       {Type::integer, schema::run::rounds, {}, {}, {}},
-                                       {Type::real, schema::run::seconds, {}, {}, {}},
-                                       {Type::real, schema::run::rounds_per_second, {}, {}, {}},
-                                       {Type::real, schema::run::peak_rss_mb, {}, {}, {}}};
+  // The identity columns' types, in the order schema::summary_identity_columns names them and the rows fill them.
+  constexpr std::array identity_types{Type::text,    Type::text, Type::text,    Type::text, Type::text, Type::integer,
+                                      Type::integer, Type::text, Type::integer, Type::real, Type::real, Type::real};
+  static_assert(identity_types.size() == std::size(schema::summary_identity_columns));
+  std::vector<h5::TableColumn> columns;
+  for (std::size_t i = 0; i < identity_types.size(); ++i)
+    columns.push_back({identity_types[i], schema::summary_identity_columns[i], {}, {}, {}});
   std::vector<std::string> metric_names;
   for (const auto& run : runs)
     for (const auto& [name, value] : run.metrics)

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "glimpse/named_results.hpp"
 #include "hdf5.hpp"
 
 namespace glimpse {
@@ -27,13 +28,8 @@ struct RunSummary {
   double rounds_per_second() const noexcept { return glimpse::rounds_per_second(rounds, seconds); }
   std::string error;  // of a failed run, with the round it failed in
   std::int64_t failed_round = 0;
-  std::vector<std::pair<std::string, double>> metrics;  // final scalars, in the run's order
-  struct Curve {
-    std::string name;
-    std::vector<std::int64_t> rounds;
-    std::vector<double> values;
-  };
-  std::vector<Curve> curves;  // read only when asked for (read_run_summary's with_curves), in name order
+  std::vector<NamedScalar> metrics;  // final scalars, in the run's order
+  std::vector<NamedCurve> curves;    // read only when asked for (read_run_summary's with_curves), in name order
 };
 
 // One run's, from its group (runs/<id>); with its curves too when `with_curves`.

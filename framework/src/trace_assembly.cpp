@@ -77,7 +77,7 @@ TraceAssembly::~TraceAssembly() {
 }
 
 void TraceAssembly::copy(const h5::Handle& from, const std::string& id) {
-  const std::string path = std::string(schema::root::runs) + "/" + id;
+  const std::string path = schema::run_group(id);
   h5::copy_object(from, path, file_, path);
   summaries_[id] = read_run_summary(h5::open_group(from, path), id, true);
 }

@@ -1,10 +1,14 @@
 // Every name a trace file uses, declared once (docs/trace-schema.md says what each holds). The writer
 // (trace_store.cpp, trace_assembly.cpp, summary.cpp), the C++ readers (presentation/) and, through the Python twin
 // generated from this file at build time (glimpse/trace_schema.py, by cmake/trace_schema_python.cmake), the Python
-// package and the page generator take the names from here. A ground-level file of the core: it includes nothing.
-// Keep each name on one line, `inline constexpr char NAME[] = "text";`, inside the namespaces below: the generator
-// reads exactly that form.
+// package and the page generator take the names from here. A ground-level file of the core: it includes only <string>.
+// Keep each name on one line, `inline constexpr char NAME[] = "text";`, inside the namespaces below, and each list of
+// names on one line, `inline constexpr const char* NAME[] = {space::name, ...};`, after them: the generator reads
+// exactly those forms.
 #pragma once
+
+#include <string>
+#include <string_view>
 
 namespace glimpse::schema {
 
@@ -107,5 +111,13 @@ inline constexpr char runs[] = "runs";
 inline constexpr char mean[] = "mean";
 inline constexpr char std_dev[] = "std";
 }  // namespace table
+
+// The columns of /summary before the metrics' (one real column per final scalar), in their order.
+// clang-format off
+inline constexpr const char* summary_identity_columns[] = {table::run, run::dataset, run::learner, run::label, run::params, run::seed, run::grid_point, run::status, run::rounds, run::seconds, run::rounds_per_second, run::peak_rss_mb};
+// clang-format on
+
+// The path of a run's group, runs/<id>.
+inline std::string run_group(std::string_view id) { return std::string(root::runs).append("/").append(id); }
 
 }  // namespace glimpse::schema

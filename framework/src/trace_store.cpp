@@ -114,7 +114,7 @@ void write_run_group(const h5::Handle& file, const RunRecord& r, const std::vect
 
 // A run group's status attribute ("complete", "failed"), or "" when its write never finished.
 std::string run_status(const h5::Handle& file, const std::string& id) {
-  const std::string path = std::string(schema::root::runs) + "/" + id;
+  const std::string path = schema::run_group(id);
   if (!h5::exists(file, path)) return "";
   const h5::Handle group = h5::open_group(file, path);
   return h5::has_attribute(group, schema::run::status) ? h5::read_string_attribute(group, schema::run::status) : "";
@@ -160,7 +160,7 @@ TraceContents read_trace_contents(const fs::path& output, const std::string& exp
       contents.complete[id] = source;
       contents.failed.erase(id);
     } else if (status == schema::status::failed && !contents.complete.count(id)) {
-      const h5::Handle group = h5::open_group(file, std::string(schema::root::runs) + "/" + id);
+      const h5::Handle group = h5::open_group(file, schema::run_group(id));
       contents.failed[id] = {source, h5::read_string_attribute(group, schema::run::error),
                              h5::read_int_attribute(group, schema::run::failed_round)};
     }

@@ -26,20 +26,8 @@ const PluginSpec& Plugins::spec(const std::string& name) const { return *loaded(
 
 ParamValues Plugins::params(const std::string& name, const std::map<std::string, std::string>& given,
                             const ProblemShape* shape) const {
-  const PluginSpec& declared = spec(name);
-  ParamValues values = resolve_params(declared.params, given, shape, name);
   // A learner parameter gets the learner it names, with the "NAME.PARAM" values meant for it, as a protocol's does.
-  for (const auto& p : declared.params) {
-    if (p.type != ParamType::learner) continue;
-    std::map<std::string, std::string> own;
-    for (const auto& [key, text] : given)
-      if (key.rfind(p.name + ".", 0) == 0) own[key.substr(p.name.size() + 1)] = text;
-    const LoadedPlugin& wrapped = loaded(*registry_, values.text(p.name));
-    values.set_factory(p.name, [&wrapped, own_values = params(wrapped.spec->name, own, shape)] {
-      return wrapped.create(own_values);
-    });
-  }
-  return values;
+  return registry_->resolve(loaded(*registry_, name), given_by_name(given, name), shape, name);
 }
 
 std::unique_ptr<PluginObject> Plugins::make_object(const std::string& name,

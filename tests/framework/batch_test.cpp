@@ -108,12 +108,12 @@ TEST(BatchSweep, CrossValidatesChoosesPerSeedAndIsIdenticalAcrossThreadCounts) {
   for (std::size_t i = 0; i < runs.size(); ++i) {
     ASSERT_EQ(runs[i].metrics, again[i].metrics) << runs[i].id;
     ASSERT_EQ(runs[i].metrics.size(), 2u);
-    EXPECT_EQ(runs[i].metrics[0].first, "cv_error");
-    EXPECT_EQ(runs[i].metrics[1].first, "test_error");
+    EXPECT_EQ(runs[i].metrics[0].name, "cv_error");
+    EXPECT_EQ(runs[i].metrics[1].name, "test_error");
     // 72 test rows of 240 (30% of 60 per class, 4 classes): the error is a multiple of 1/72.
-    const double wrong = runs[i].metrics[1].second * 72;
+    const double wrong = runs[i].metrics[1].value * 72;
     EXPECT_NEAR(wrong, std::round(wrong), 1e-9);
-    EXPECT_LT(runs[i].metrics[1].second, 0.5);
+    EXPECT_LT(runs[i].metrics[1].value, 0.5);
   }
   // The same learner under two labels sees the same splits and seeds its fit the same way: identical results.
   for (std::size_t i = 0; i < 6; ++i) EXPECT_EQ(runs[i].metrics, runs[6 + i].metrics);
@@ -130,7 +130,7 @@ TEST(BatchSweep, CrossValidatesChoosesPerSeedAndIsIdenticalAcrossThreadCounts) {
   for (std::uint64_t seed = 0; seed < 3; ++seed) {
     const RunSummary& a = runs[seed];
     const RunSummary& b = runs[3 + seed];
-    expected += (b.metrics[0].second < a.metrics[0].second ? b : a).metrics[1].second / 3;
+    expected += (b.metrics[0].value < a.metrics[0].value ? b : a).metrics[1].value / 3;
   }
   EXPECT_NEAR(rows[0].means[1], expected, 1e-12);
 }

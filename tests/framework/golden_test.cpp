@@ -27,8 +27,8 @@ TEST(Golden, CspaOnASmallBanditProtocolGivesTheVerifiedCounts) {
     const auto& [beta, seed, correct] = expected[i];
     EXPECT_NE(runs[i].params.find("\"beta\":" + beta + ","), std::string::npos) << runs[i].params;
     EXPECT_EQ(runs[i].seed, seed);
-    ASSERT_EQ(runs[i].metrics.front().first, "online_accuracy");
-    EXPECT_DOUBLE_EQ(runs[i].metrics.front().second * 300, correct) << "run " << runs[i].id;
+    ASSERT_EQ(runs[i].metrics.front().name, "online_accuracy");
+    EXPECT_DOUBLE_EQ(runs[i].metrics.front().value * 300, correct) << "run " << runs[i].id;
   }
 }
 

@@ -146,11 +146,11 @@ TEST(PluginContract, MetricsReportNoInfinityAndAreDeterministic) {
       text.precision(17);
       for (const auto& s : out.scalars) {
         // NaN says "does not apply" (test_error without a held-out part); an infinity is a bug
-        EXPECT_FALSE(std::isinf(s.value)) << plugin->spec->name << ": scalar '" << s.suffix << "' is " << s.value;
-        text << s.suffix << '=' << s.value << ';';
+        EXPECT_FALSE(std::isinf(s.value)) << plugin->spec->name << ": scalar '" << s.name << "' is " << s.value;
+        text << s.name << '=' << s.value << ';';
       }
       for (const auto& c : out.curves) {
-        EXPECT_EQ(c.rounds.size(), c.values.size()) << plugin->spec->name << ": curve '" << c.suffix << "'";
+        EXPECT_EQ(c.rounds.size(), c.values.size()) << plugin->spec->name << ": curve '" << c.name << "'";
         for (const double v : c.values) text << v << ',';
       }
       for (const auto& m : out.matrices) {

@@ -107,7 +107,7 @@ TEST(SelectiveSampling, LearnersCarryTheirOwnQueryRulesAndRuleGrids) {
   const auto runs = read_run_summaries(file);
   // 1 + 2 x 3 + 2 grid points, 2 seeds each; the rule's grid varies fastest.
   ASSERT_EQ(runs.size(), 18u);
-  const auto queries = [](const RunSummary& run) { return run.metrics.front().second; };
+  const auto queries = [](const RunSummary& run) { return run.metrics.front().value; };
   for (std::size_t i = 0; i < 2; ++i) EXPECT_EQ(queries(runs[i]), 300.0);
   std::vector<std::string> random_params;
   for (std::size_t point = 0; point < 6; ++point) {

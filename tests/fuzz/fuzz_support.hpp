@@ -34,7 +34,7 @@ inline const PluginRegistry& registry() {
 inline std::unique_ptr<DataSource> make_data_source(const std::string& name,
                                                     const std::map<std::string, std::string>& params) {
   const LoadedPlugin& plugin = registry().get(name, PluginKind::data_source, "fuzz target");
-  auto object = plugin.create(resolve_params(plugin.spec->params, params, nullptr, "fuzz target"));
+  auto object = plugin.create(registry().resolve(plugin, given_by_name(params, "fuzz target"), nullptr, "fuzz target"));
   return std::unique_ptr<DataSource>(dynamic_cast<DataSource*>(object.release()));
 }
 
@@ -42,8 +42,7 @@ inline std::unique_ptr<DataSource> make_data_source(const std::string& name,
 class ScratchFile {
  public:
   explicit ScratchFile(const std::string& name)
-      : path_(std::filesystem::temp_directory_path() /
-              ("glimpse-fuzz-" + std::to_string(::getpid()) + "-" + name)) {}
+      : path_(std::filesystem::temp_directory_path() / ("glimpse-fuzz-" + std::to_string(::getpid()) + "-" + name)) {}
   ~ScratchFile() {
     std::error_code ignored;
     std::filesystem::remove(path_, ignored);

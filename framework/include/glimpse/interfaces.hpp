@@ -17,6 +17,7 @@
 
 #include "glimpse/dataset.hpp"
 #include "glimpse/instance.hpp"
+#include "glimpse/named_results.hpp"
 #include "glimpse/params.hpp"
 #include "glimpse/plugin.hpp"
 #include "glimpse/prediction.hpp"
@@ -25,26 +26,15 @@
 namespace glimpse {
 
 // What a metric (or a learner, about itself) reports at the end of a run. Names are suffixes of the metric's
-// output name: an empty suffix gives the protocol's name for the metric itself ("online_accuracy"),
-// "proposed" gives "mistakes_proposed"; a learner's suffixes follow "learner_" ("learner_switch_round").
+// output name: an empty name gives the protocol's name for the metric itself ("online_accuracy"), "proposed" gives
+// "mistakes_proposed"; a learner's names follow "learner_" ("learner_switch_round").
 struct MetricResults {
-  struct Scalar {
-    std::string suffix;
-    double value;
-  };
-  struct Curve {
-    std::string suffix;
-    std::vector<std::int64_t> rounds;
-    std::vector<double> values;
-  };
-  struct Matrix {
-    std::string suffix;
-    std::int32_t rows = 0, cols = 0;
-    std::vector<double> values;  // row-major
-  };
+  using Scalar = NamedScalar;
+  using Curve = NamedCurve;
+  using Matrix = NamedMatrix;  // e.g. a confusion matrix; written to the trace as a 2-D dataset
   std::vector<Scalar> scalars;
   std::vector<Curve> curves;
-  std::vector<Matrix> matrices;  // e.g. a confusion matrix; written to the trace as 2-D datasets
+  std::vector<Matrix> matrices;
 };
 
 class GLIMPSE_API Learner : public PluginObject {

@@ -17,8 +17,10 @@
 
 // Bump when PluginEntry, PluginSpec or any interface handed across the boundary (Learner, Dataset, ...)
 // changes layout or meaning, or a function plugins may call leaves libglimpse (13: glimpse/dataset_file.hpp's, now
-// in libglimpse_dataset_file; 14: FeedbackOracle::notes). The host refuses plugins built against another value.
-#define GLIMPSE_PLUGIN_API_VERSION 15
+// in libglimpse_dataset_file; 14: FeedbackOracle::notes; 15: LabelBuyer, RunReporter and BatchLearner; 16: MetricResults
+// holds glimpse/named_results.hpp's types, `name` where it said `suffix`). The host refuses plugins built against
+// another value.
+#define GLIMPSE_PLUGIN_API_VERSION 16
 
 // Types whose identity must be shared between the host and plugins built with -fvisibility=hidden.
 #define GLIMPSE_API __attribute__((visibility("default")))

@@ -48,6 +48,7 @@ def read_bandit_runs(path, curves=False):
             summary = group[run_fields.summary_group].attrs
             if "regret" not in summary or "queries" not in summary:
                 continue
+            switch_round = run_fields.learner_prefix + "safety_switch_round"
             rule_params = json.loads(attrs[run_fields.query_rule_params] or "{}")
             runs.append({
                 "run": run_id,
@@ -62,8 +63,7 @@ def read_bandit_runs(path, curves=False):
                 "queries": float(summary["queries"]),
                 "rounds_per_second": int(attrs[run_fields.rounds]) / float(attrs[run_fields.seconds]),
                 # CS-Selectron's safety switch: the round it switched at (0: never); None without the switch.
-                "switch_round": (float(summary[run_fields.learner_prefix + "safety_switch_round"])
-                                 if run_fields.learner_prefix + "safety_switch_round" in summary else None),
+                "switch_round": float(summary[switch_round]) if switch_round in summary else None,
             })
             if curves and run_fields.curves_group in group and {"regret", "queries"} <= set(group[run_fields.curves_group]):
                 for name in ("regret", "queries"):

@@ -235,8 +235,8 @@ SafetyRun run_safety(const std::string& safety_c, const std::string& link) {
   out.final_prediction = pred.predicted;
   dynamic_cast<const RunReporter&>(*learner).report(out.report);
   for (const auto& s : out.report.scalars) {
-    if (s.suffix == "safety_switch_round") out.switch_round = static_cast<std::int64_t>(s.value);
-    if (s.suffix == "safety_audits") out.audits = static_cast<std::int64_t>(s.value);
+    if (s.name == "safety_switch_round") out.switch_round = static_cast<std::int64_t>(s.value);
+    if (s.name == "safety_audits") out.audits = static_cast<std::int64_t>(s.value);
   }
   return out;
 }

@@ -55,7 +55,7 @@ TEST(Soba, WrongProposalsChangeNothingAndTheMarginStaysNonNegative) {
     MetricResults report;
     dynamic_cast<const RunReporter&>(*learner).report(report);
     ASSERT_EQ(report.scalars.size(), 1u);
-    EXPECT_EQ(report.scalars[0].suffix, "cumulative_margin");
+    EXPECT_EQ(report.scalars[0].name, "cumulative_margin");
     EXPECT_GE(report.scalars[0].value, 0.0);
   }
 }

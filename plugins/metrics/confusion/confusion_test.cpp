@@ -23,7 +23,7 @@ MetricResults feed(Metric& metric, int k, const std::vector<std::pair<int, int>>
 
 double scalar(const MetricResults& out, const std::string& suffix) {
   for (const auto& s : out.scalars)
-    if (s.suffix == suffix) return s.value;
+    if (s.name == suffix) return s.value;
   throw std::logic_error("no scalar " + suffix);
 }
 

@@ -13,7 +13,7 @@ from .common import fail, say
 from .inputs import differences, paper_inputs, recorded_inputs
 from .ledger import read
 from .papers import installed_names, quick_text
-from ..trace_schema import run as run_fields, table as columns
+from ..trace_schema import run as run_fields, summary_identity_columns, table as columns
 
 
 def choose_cells(cells, sample, seed, max_seconds):
@@ -44,10 +44,7 @@ def final_metrics(trace_file):
     import glimpse
 
     summary = glimpse.open(trace_file).summary
-    identity = (columns.run, run_fields.dataset, run_fields.learner, run_fields.label, run_fields.params,
-                run_fields.seed, run_fields.grid_point, run_fields.status, run_fields.rounds, run_fields.seconds,
-                run_fields.rounds_per_second, run_fields.peak_rss_mb)
-    metrics = [c for c in summary.columns if c not in identity]
+    metrics = [c for c in summary.columns if c not in summary_identity_columns]
     return {run: {m: float(summary.iloc[i][m]) for m in metrics} | {"status": summary.iloc[i][run_fields.status]}
             for i, run in enumerate(summary[columns.run])}
 
