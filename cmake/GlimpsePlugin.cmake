@@ -1,11 +1,11 @@
 # glimpse_add_plugin(NAME <name> KIND <kind> SOURCES <files...> [LIBRARIES <targets...>] [TESTS <files...>])
 #
 # Builds one plugin: a MODULE library named <name>.so that exports glimpse_plugin_entry. TESTS: GoogleTest sources
-# (PLUGIN_DIR names the folder the plugin is built in; glimpse/testing.hpp has the helpers). Out of the tree they are
-# built into <target>_test and registered as the CTest test plugin.<name>, when GoogleTest is found and
-# BUILD_TESTING is not OFF. In the tree they join the test program glimpse_tests (tests/CMakeLists.txt), which also
-# gives them tests/support.hpp (not the plugin's LIBRARIES: a test reaches the plugin through its library, as a
-# run does); each test is then a CTest test of its own, named Suite.Test.
+# (PLUGIN_DIR names the folder the plugin is built in; glimpse/testing.hpp and glimpse/testing_gtest.hpp have the
+# helpers, and a plugin's tests need nothing else). Out of the tree they are built into <target>_test and registered
+# as the CTest test plugin.<name>, when GoogleTest is found and BUILD_TESTING is not OFF. In the tree they join the
+# test program glimpse_tests (tests/CMakeLists.txt; not the plugin's LIBRARIES: a test reaches the plugin through its
+# library, as a run does); each test is then a CTest test of its own, named Suite.Test.
 # In the glimpse tree it lands in the build's plugin folder and is installed beside the CLI's;
 # out of tree it lands in the caller's build folder (point GLIMPSE_PLUGIN_PATH at it).
 set(GLIMPSE_PLUGIN_KINDS learner oracle query_rule metric data_source transform)

@@ -52,12 +52,6 @@ std::string dataset_checksum(const Dataset& data) {
   return h.hex();
 }
 
-std::vector<std::int64_t> class_counts(const Dataset& data) {
-  std::vector<std::int64_t> counts(static_cast<std::size_t>(data.num_classes()), 0);
-  for (const auto y : data.labels()) ++counts[static_cast<std::size_t>(y)];
-  return counts;
-}
-
 void save_cached_dataset(const Dataset& data, const std::string& name, const DatasetOrigin& origin) {
   write_dataset_file(cached_dataset_file(name), data,
                      {{"name", name},

@@ -28,8 +28,6 @@ struct CachedDatasetInfo {
 
 // 16 hex digits over the shape, labels, values and sparse structure: identical data, identical checksum.
 std::string dataset_checksum(const Dataset& data);
-// Per-class row counts, classes 1..K in order.
-std::vector<std::int64_t> class_counts(const Dataset& data);
 
 // An installed dataset, by name (write_dataset_file with its origin).
 void save_cached_dataset(const Dataset& data, const std::string& name, const DatasetOrigin& origin);

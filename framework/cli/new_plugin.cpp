@@ -73,29 +73,24 @@ GLIMPSE_PLUGIN(@CLASS@)
 )";
 
 constexpr const char* learner_test =
-    R"(// @NAME@'s unit tests, with glimpse's test helpers (glimpse/testing.hpp). Values worked out by hand.
-#include <glimpse/testing.hpp>
-#include <gtest/gtest.h>
+    R"(// @NAME@'s unit tests, with glimpse's test helpers (glimpse/testing_gtest.hpp). Values worked out by hand.
+#include <glimpse/testing_gtest.hpp>
 
+namespace glimpse::testing {
 namespace {
 
-const glimpse::testing::Plugins& plugins() {
-  static const glimpse::testing::Plugins loaded({PLUGIN_DIR});
-  return loaded;
-}
-
 TEST(@CLASS@, RefusesAStepSizeOutsideItsRange) {
-  EXPECT_THROW(plugins().make<glimpse::Learner>("@NAME@", {{"eta", "0"}}), glimpse::Error);
+  EXPECT_THROW(make<Learner>("@NAME@", {{"eta", "0"}}), Error);
 }
 
 TEST(@CLASS@, AMistakeMovesTheTrueClassTowardTheRowAndTheGuessAway) {
-  auto learner = plugins().make<glimpse::Learner>("@NAME@", {{"eta", "0.5"}});
+  auto learner = make<Learner>("@NAME@", {{"eta", "0.5"}});
   learner->reset({.n = 1, .d = 2, .K = 3}, 1);
-  const glimpse::testing::DenseRow x({1.0f, 2.0f});
-  glimpse::Prediction pred{.scores = std::vector<double>(3)};
+  const DenseRow x({1.0f, 2.0f});
+  Prediction pred = prediction_for(3);
   learner->predict(x.view(), pred);
   EXPECT_EQ(pred.predicted, 0);  // every score 0: the lowest label
-  learner->learn(x.view(), pred, glimpse::LabelFeedback{.label = 2});
+  learner->learn(x.view(), pred, LabelFeedback{.label = 2});
   learner->predict(x.view(), pred);
   EXPECT_DOUBLE_EQ(pred.scores[0], -2.5);  // w_0 = -0.5 x: -0.5 * (1*1 + 2*2)
   EXPECT_DOUBLE_EQ(pred.scores[1], 0.0);
@@ -104,6 +99,7 @@ TEST(@CLASS@, AMistakeMovesTheTrueClassTowardTheRowAndTheGuessAway) {
 }
 
 }  // namespace
+}  // namespace glimpse::testing
 )";
 
 constexpr const char* in_tree_cmake =
@@ -134,7 +130,7 @@ In a protocol:
 {"name": "@NAME@", "grid": {"eta": [0.1, 1]}}
 ```
 
-Tests: `@NAME@_test.cpp`, with glimpse's helpers (glimpse/testing.hpp); docs/writing-a-plugin.md has the rest.
+Tests: `@NAME@_test.cpp`, with glimpse's helpers (glimpse/testing_gtest.hpp); docs/writing-a-plugin.md has the rest.
 )";
 
 constexpr const char* in_tree_build =

@@ -36,4 +36,9 @@ std::unique_ptr<PluginObject> Plugins::make_object(const std::string& name,
   return loaded(*registry_, name).create(params(name, given, shape));
 }
 
+ParamValues resolve(const std::vector<ParamSpec>& specs, const std::map<std::string, std::string>& given,
+                    const ProblemShape* shape) {
+  return resolve_params(specs, given_by_name(given, "test"), shape, "test");
+}
+
 }  // namespace glimpse::testing

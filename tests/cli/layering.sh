@@ -8,6 +8,8 @@
 #    of protocol, hdf5_table.cpp of hdf5).
 # 4. The side libraries (presentation/, cli/, testing/) include from framework/src only the host headers named below.
 # 5. No file under framework/ is over 500 lines; cli/main.cpp (it only dispatches) is under 150.
+# 6. A plugin folder's tests need nothing from tests/ or the core's private headers: they include (by quotes) only
+#    files of their own folder and installed headers (glimpse/testing.hpp, glimpse/testing_gtest.hpp, ...).
 set -euo pipefail
 cd "$SOURCE_DIR"
 python3 - << 'EOF'
@@ -106,6 +108,23 @@ for base, _, names in os.walk("framework"):
                 failures.append(f"{path}: {lines} lines, over 500 (rule 5)")
             if path == "framework/cli/main.cpp" and lines >= 150:
                 failures.append(f"{path}: {lines} lines; it only dispatches, so under 150 (rule 5)")
+
+# 6
+angle = re.compile(r'^\s*#\s*include\s+<([^>]+)>', re.M)
+private = {os.path.basename(p) for folder in ("tests", "framework/src", "framework/cli", "framework/presentation")
+           for p in sources(folder)}
+for base, _, names in os.walk("plugins"):
+    for name in names:
+        if name.endswith("_test.cpp"):
+            path = os.path.join(base, name)
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            for included in include.findall(text) + angle.findall(text):
+                if included.startswith("glimpse/") or os.path.exists(os.path.join(base, included)):
+                    continue
+                if os.path.basename(included) in private:
+                    failures.append(f"{path}: includes \"{included}\", which is neither its folder's nor an "
+                                    f"installed header (rule 6)")
 
 for failure in failures:
     print("FAILED:", failure, file=sys.stderr)

@@ -1,14 +1,14 @@
 // The dataset cache and catalog installation, on data made here (no package download).
-#include "glimpse/dataset_file.hpp"
-
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 
 #include "dataset_catalog.hpp"
+#include "glimpse/dataset_file.hpp"
 #include "hdf5.hpp"
 #include "installed_datasets.hpp"
 #include "orchestrator.hpp"
+#include "prepared_cache.hpp"
 #include "support.hpp"
 
 namespace glimpse::test {
@@ -156,6 +156,69 @@ TEST(Catalog, TheBuiltInCatalogIsCompleteAndConsistent) {
     EXPECT_EQ(static_cast<std::int32_t>(e.class_counts.size()), e.k) << e.name;
     EXPECT_EQ(e.checksum.size(), 16u) << e.name;
   }
+}
+
+// The installed data source through the core: the entries a protocol writes by name, and the prepared cache.
+using Installed = InFreshDatasetCache;
+
+TEST_F(Installed, ServesTheProtocolsEntriesWrittenByNameAndSaysHowToInstallAMissingOne) {
+  write_dataset_file(cached_dataset_file("small"), Dataset::dense(4, 1, {1, 2, 3, 4}, {0, 1, 0, 1}, 2), {});
+  const Protocol protocol = parse_protocol(R"({"datasets": [{"name": "small"}, {"dataset": "small", "name": "again"}],
+    "oracle": {"name": "full"}, "learners": [{"name": "perceptron"}], "metrics": [{"name": "mistakes"}]})",
+                                           "p.json", dir.path(), registry());
+  ASSERT_EQ(protocol.datasets.size(), 2u);
+  for (const auto& use : protocol.datasets) {
+    EXPECT_EQ(use.source.name(), "installed");
+    EXPECT_EQ(use.source.resolve(0, nullptr).text("dataset"), "small");
+    EXPECT_EQ(use.split_name, "small");  // both entries draw the same batch split
+  }
+  EXPECT_EQ(protocol.datasets[1].name, "again");
+  EXPECT_EQ(prepare_datasets(protocol)[1].shared->size(), 4);
+
+  const Protocol missing = parse_protocol(R"({"datasets": [{"name": "vehicle"}], "oracle": {"name": "full"},
+    "learners": [{"name": "perceptron"}], "metrics": [{"name": "mistakes"}]})",
+                                          "p.json", dir.path(), registry());
+  const std::string message = error_of([&] { prepare_datasets(missing); });
+  EXPECT_EQ(message.rfind("p.json: datasets[0] (source 'installed'): dataset 'vehicle' is not installed (no ", 0), 0u)
+      << message;
+  EXPECT_NE(message.find("'glimpse datasets list' shows the catalog"), std::string::npos) << message;
+  // A typo of an installed name is named as one, not offered for installing.
+  const Protocol typo = parse_protocol(R"({"datasets": [{"name": "smal"}], "oracle": {"name": "full"},
+    "learners": [{"name": "perceptron"}], "metrics": [{"name": "mistakes"}]})",
+                                       "p.json", dir.path(), registry());
+  EXPECT_EQ(error_of([&] { prepare_datasets(typo); }),
+            "p.json: datasets[0] (source 'installed'): dataset 'smal' is not installed; did you mean 'small' "
+            "(installed)?");
+}
+
+// Untransformed, an installed dataset is mapped where it lies, never copied into the prepared cache; transformed, it
+// is kept, and a reinstalled file (its identity) prepares afresh.
+TEST_F(Installed, ThePreparedCacheKeepsItOnlyTransformedAndMissesAfterAReinstall) {
+  ::setenv("GLIMPSE_PREPARED_CACHE", "always", 1);
+  DiskPreparationCache cache;
+  const auto entries = [&] {
+    const auto folder = dir.path() / "cache" / "prepared";
+    return std::filesystem::exists(folder) ? std::distance(std::filesystem::directory_iterator(folder), {}) : 0;
+  };
+  const auto first_value = [&](const std::string& transforms) {
+    const Protocol p = parse_protocol(R"({"datasets": [{"name": "small")" + transforms + R"(}],
+      "oracle": {"name": "full"}, "learners": [{"name": "perceptron"}], "metrics": [{"name": "mistakes"}]})",
+                                      "p.json", dir.path(), registry());
+    return prepare_datasets(p, &cache).at(0).shared->row(0).values[0];
+  };
+  const std::string scale = R"(, "transforms": [{"name": "minmax_scale", "params": {"lower": 0, "upper": 2}}])";
+  write_dataset_file(cached_dataset_file("small"), Dataset::dense(2, 1, {1, 3}, {0, 1}, 2), {});
+  EXPECT_EQ(first_value(""), 1.0f);
+  EXPECT_EQ(entries(), 0);
+  EXPECT_EQ(first_value(scale), 0.0f);
+  EXPECT_EQ(entries(), 1);
+  EXPECT_EQ(first_value(scale), 0.0f);  // kept
+  EXPECT_EQ(entries(), 1);
+  // Another size too, so the identity differs even where file times are coarse.
+  write_dataset_file(cached_dataset_file("small"), Dataset::dense(3, 1, {5, 3, 4}, {0, 1, 0}, 2), {});
+  EXPECT_EQ(first_value(scale), 2.0f);  // the new file's rows, scaled
+  EXPECT_EQ(entries(), 2);
+  ::unsetenv("GLIMPSE_PREPARED_CACHE");
 }
 
 }  // namespace

@@ -105,4 +105,11 @@ class Dataset {
   std::vector<std::int32_t> indices_;
 };
 
+// Rows per class, classes 0..K-1 in order.
+inline std::vector<std::int64_t> class_counts(const Dataset& data) {
+  std::vector<std::int64_t> counts(static_cast<std::size_t>(data.num_classes()), 0);
+  for (const auto y : data.labels()) ++counts[static_cast<std::size_t>(y)];
+  return counts;
+}
+
 }  // namespace glimpse

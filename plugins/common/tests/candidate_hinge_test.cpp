@@ -1,10 +1,9 @@
 // candidate_hinge.hpp (the candidate-label learners): the average and max losses' properties.
 #include <algorithm>
 #include <glimpse/algorithms/candidate_hinge.hpp>
+#include <glimpse/testing_gtest.hpp>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 using algorithms::CandidateLoss;
@@ -65,4 +64,4 @@ TEST(CandidateHinge, AverageIsMidpointConvexAndMaxIsNot) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

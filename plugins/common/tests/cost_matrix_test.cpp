@@ -1,18 +1,12 @@
 // cost_matrix.hpp (cs_selectron, cost, regret): built-in shapes, the Bayes choice, file validation, column variation.
 #include <glimpse/algorithms/cost_matrix.hpp>
+#include <glimpse/testing_gtest.hpp>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 ParamValues cost_values(const std::map<std::string, std::string>& overrides) {
-  ParamValues values;
-  for (const auto& p : algorithms::cost_params()) {
-    const auto it = overrides.find(p.name);
-    values.set(p.name, *(it != overrides.end() ? resolve_param(p, it->second, nullptr) : resolve_default(p, nullptr)));
-  }
-  return values;
+  return resolve(algorithms::cost_params(), overrides);
 }
 
 TEST(CostMatrices, BuiltInShapesBayesChoiceAndFileValidation) {
@@ -60,9 +54,9 @@ TEST(CostMatrices, BuiltInShapesBayesChoiceAndFileValidation) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing
 
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(CostMatrices, ColumnVariationOfZeroOneAndBlockCostsIsTheClosedForm) {
@@ -77,4 +71,4 @@ TEST(CostMatrices, ColumnVariationOfZeroOneAndBlockCostsIsTheClosedForm) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

@@ -1,9 +1,8 @@
 // exploration.hpp: the inverse-gap weighting distribution by hand.
 #include <glimpse/algorithms/exploration.hpp>
+#include <glimpse/testing_gtest.hpp>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(InverseGapWeighting, MatchesTheHandComputedDistribution) {
@@ -23,4 +22,4 @@ TEST(InverseGapWeighting, MatchesTheHandComputedDistribution) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

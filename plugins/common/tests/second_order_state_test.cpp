@@ -5,10 +5,9 @@
 #include <Eigen/Dense>
 #include <Eigen/Eigenvalues>
 #include <glimpse/algorithms/second_order_state.hpp>
+#include <glimpse/testing_gtest.hpp>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 template <class T>
@@ -153,4 +152,4 @@ TEST(SketchedSecondOrderState, RowsInASubspaceOfLowerRankAreKeptExactly) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

@@ -1,9 +1,8 @@
 // selective_theory.hpp (bbq_eps, dgs, cs_selectron): the theory's multipliers follow theta_t.
+#include <glimpse/testing_gtest.hpp>
 #include <numbers>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 // theta_1 for d = 2, K = 3, m0 = 1 (gamma = gamma_l = 1/(9e)), R = omega = 1, delta = 0.05: the formula of
@@ -41,4 +40,4 @@ TEST(QueryRules, TheoryMultipliersFollowThetaT) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

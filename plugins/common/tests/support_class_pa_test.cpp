@@ -1,10 +1,9 @@
 // support_class_pa.hpp (spa, cspa): the support-class PA step against a brute-force QP optimum.
 #include <glimpse/algorithms/support_class_pa.hpp>
+#include <glimpse/testing_gtest.hpp>
 #include <limits>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 // Minimum of (1/2) a sum tau_i^2 subject to s_y + a tau_y - s_i - a tau_i >= 1, found by trying every
@@ -77,4 +76,4 @@ TEST(SupportClassPa, ZeroNormInstanceChangesNothing) {
 using Precisions = ::testing::Types<float, double>;
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

@@ -1,9 +1,8 @@
 // surrogate_gap.hpp (gaptron, gappletron): the hinge gap bounds the expected mistake.
 #include <glimpse/algorithms/surrogate_gap.hpp>
+#include <glimpse/testing_gtest.hpp>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(SurrogateGap, HingeGapKeepsTheExpectedMistakeBelowTheHingeLoss) {
@@ -25,4 +24,4 @@ TEST(SurrogateGap, HingeGapKeepsTheExpectedMistakeBelowTheHingeLoss) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

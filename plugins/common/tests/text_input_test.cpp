@@ -6,10 +6,9 @@
 #include <bit>
 #include <charconv>
 #include <glimpse/readers/text_input.hpp>
+#include <glimpse/testing_gtest.hpp>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 using Lines = std::vector<std::pair<std::int64_t, std::string>>;
@@ -148,9 +147,9 @@ TEST(ParseLinesInParallel, VwColumnsAreNumberedAsInOnePass) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing
 
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 // readers::parse_number_prefix reads plain decimals itself (Clinger's fast path) and leaves the rest to
@@ -183,4 +182,4 @@ TEST(ParseNumberPrefix, AgreesWithFromCharsToTheBit) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

@@ -1,8 +1,8 @@
 // The ARFF reader: numeric and nominal attributes, sparse rows, class selection, errors with file and line.
 
-#include "support.hpp"
+#include <glimpse/testing_gtest.hpp>
 
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 class Arff : public ReaderTest {
@@ -63,4 +63,4 @@ TEST_F(Arff, ErrorsNameTheFileAndLine) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

@@ -1,10 +1,9 @@
 // The CSV reader: headers, label columns, ignored columns, quoting, and errors with file and line.
 
 #include <cmath>
+#include <glimpse/testing_gtest.hpp>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 class Csv : public ReaderTest {
@@ -43,8 +42,9 @@ TEST_F(Csv, ErrorsNameTheFileLineAndColumn) {
   EXPECT_EQ(load("1,?,1\n", {{"non_finite", "zero"}}).row(0).values[1], 0.0f);
   // A finite double beyond float's range is named at its line too, and non_finite applies to it.
   EXPECT_EQ(refusal("a,b,y\n1,2,0\n1,1e39,1\n"),
-            file() + ":3: column 'b': value is beyond a 32-bit float's range ('1e39'; the source's non_finite "
-                     "parameter can read it as 0)");
+            file() +
+                ":3: column 'b': value is beyond a 32-bit float's range ('1e39'; the source's non_finite "
+                "parameter can read it as 0)");
   EXPECT_EQ(load("1,1e39,1\n", {{"non_finite", "zero"}}).row(0).values[1], 0.0f);
 }
 
@@ -54,8 +54,10 @@ TEST_F(Csv, MissingValuesDroppedOrKeptForImpute) {
   EXPECT_EQ(dropped.size(), 2);
   EXPECT_EQ(dropped.row(1).values[0], 4.0f);
   ASSERT_FALSE(dropped.notes.empty());  // (after the note of the classes' mapping)
-  EXPECT_EQ(dropped.notes.back(), "non_finite: drop: dropped 2 of 4 rows with a missing or non-finite value (the first "
-                                  "at " + file() + ":3)");
+  EXPECT_EQ(dropped.notes.back(),
+            "non_finite: drop: dropped 2 of 4 rows with a missing or non-finite value (the first "
+            "at " +
+                file() + ":3)");
   const Dataset kept = load(text, {{"non_finite", "keep"}});
   EXPECT_EQ(kept.size(), 4);
   EXPECT_TRUE(std::isnan(kept.row(1).values[1]));
@@ -66,4 +68,4 @@ TEST_F(Csv, MissingValuesDroppedOrKeptForImpute) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

@@ -1,9 +1,8 @@
 // The CSPA paper's 2-D Gaussian set: deterministic, balanced, with the specified moments and p(y|x).
 #include <cmath>
+#include <glimpse/testing_gtest.hpp>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 Dataset generate(const std::map<std::string, std::string>& params) {
@@ -60,4 +59,4 @@ TEST(Gaussians, StdOptionAndClassProbabilities) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

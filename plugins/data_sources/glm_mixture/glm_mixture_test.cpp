@@ -1,10 +1,9 @@
 // The selective-sampling paper's generator: deterministic, p(y|x) consistent with the labels, the
 // specified scale of points.
 #include <cmath>
+#include <glimpse/testing_gtest.hpp>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 Dataset generate(const std::map<std::string, std::string>& params) {
@@ -54,4 +53,4 @@ TEST(GlmMixture, CentredFractionMovesPointsToTheOrigin) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

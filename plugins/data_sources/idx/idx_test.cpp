@@ -2,10 +2,9 @@
 #include <zlib.h>
 
 #include <fstream>
+#include <glimpse/testing_gtest.hpp>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 std::string idx_bytes(std::vector<std::uint32_t> shape, const std::vector<unsigned char>& data) {
@@ -73,4 +72,4 @@ TEST_F(Idx, MalformedFilesAreRefusedWithTheByteOffset) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

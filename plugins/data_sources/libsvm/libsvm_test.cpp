@@ -4,10 +4,9 @@
 #include <algorithm>
 #include <fstream>
 #include <glimpse/readers/text_input.hpp>
+#include <glimpse/testing_gtest.hpp>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 class Libsvm : public ReaderTest {
@@ -163,4 +162,4 @@ TEST_F(Libsvm, LinesAcrossReadChunksReadWhole) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

@@ -1,8 +1,8 @@
 // The Vowpal Wabbit text reader: namespaces, weights, default values, tags, and errors with file and line.
 
-#include "support.hpp"
+#include <glimpse/testing_gtest.hpp>
 
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 class Vw : public ReaderTest {
@@ -48,4 +48,4 @@ TEST_F(Vw, MalformedLinesNameFileAndLine) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

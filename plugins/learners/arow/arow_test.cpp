@@ -1,9 +1,8 @@
 // arow: two hand-computed rounds.
 #include <algorithm>
+#include <glimpse/testing_gtest.hpp>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(Arow, HandComputedTwoRounds) {
@@ -31,4 +30,4 @@ TEST(Arow, HandComputedTwoRounds) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

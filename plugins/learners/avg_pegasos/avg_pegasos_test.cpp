@@ -1,10 +1,9 @@
 // avg_pegasos (APH Pegasos): two rounds by hand with the projection, label feedback gives
 // pegasos, W stays in the ball of radius 1/sqrt(lambda), and float weights stay finite at a small lambda.
 #include <cmath>
+#include <glimpse/algorithms/candidate_hinge_checks.hpp>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(AvgPegasos, HandComputedTwoRoundsWithTheProjection) {
@@ -43,4 +42,4 @@ TEST(AvgPegasos, FloatStaysFiniteAtASmallLambda) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

@@ -1,8 +1,8 @@
 // banditron: the expected update and the exploration distribution.
 
-#include "support.hpp"
+#include <glimpse/testing_gtest.hpp>
 
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(Banditron, ExpectedUpdateOverItsExplorationIsThePerceptronUpdate) {
@@ -62,4 +62,4 @@ TEST(Banditron, ProposalsFollowTheExplorationDistributionAndTheSeed) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

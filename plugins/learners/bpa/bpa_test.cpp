@@ -1,9 +1,8 @@
 // bpa: the step moves only the proposed row, to its target margin.
 #include <algorithm>
+#include <glimpse/testing_gtest.hpp>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(Bpa, StepMovesOnlyTheProposedRowToItsTargetMargin) {
@@ -38,4 +37,4 @@ TEST(Bpa, StepMovesOnlyTheProposedRowToItsTargetMargin) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

@@ -4,12 +4,11 @@
 #include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
+#include <glimpse/testing_gtest.hpp>
 #include <map>
 #include <string>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 // Confidit's full-matrix variant against a direct computation: A_k = 4 I + sum of x x' over the rounds
@@ -78,9 +77,9 @@ TEST(Confidit, FullMatrixMatchesADirectInverseAndDiagonalAgreesInOneDimension) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing
 
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(Confidit, ProjectionKeepsScoresWithinAlpha) {
@@ -174,4 +173,4 @@ TEST(Confidit, SketchOfRankAboveTheDimensionIsTheExactMatrix) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

@@ -1,10 +1,11 @@
 // copa: the closed-form step against the supplement's hand case, a generic dual solver, KKT and zero
 // duality gap on random cases, and the learner's sum-to-zero invariant.
 
-#include "copa_step.hpp"
-#include "support.hpp"
+#include <glimpse/testing_gtest.hpp>
 
-namespace glimpse::test {
+#include "copa_step.hpp"
+
+namespace glimpse::testing {
 namespace {
 
 struct Case {
@@ -189,4 +190,4 @@ TEST(Copa, InverseFrequencyClassWeightsScaleCByRoundsOverKTimesTheLabelsCount) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

@@ -1,8 +1,8 @@
 // cpa: the clipped loss by hand, and the complementary oracle it learns from.
 
-#include "support.hpp"
+#include <glimpse/testing_gtest.hpp>
 
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(Cpa, ClippedLossAndTheComplementaryOracle) {
@@ -29,4 +29,4 @@ TEST(Cpa, ClippedLossAndTheComplementaryOracle) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

@@ -1,10 +1,10 @@
 // cs_selectron: the fits against their optima, the online Newton step, the refit schedule, the safety switch.
 #include <Eigen/Dense>
+#include <glimpse/testing_gtest.hpp>
 
 #include "logistic_glm.hpp"
-#include "support.hpp"
 
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(CsSelectron, LinearLinkFitIsTheRegularisedOptimumOverTheLabelledRounds) {
@@ -55,9 +55,9 @@ TEST(CsSelectron, LinearLinkFitIsTheRegularisedOptimumOverTheLabelledRounds) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing
 
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 // Two classes, one feature x = 1: a labels of class 1 and b of class 2 with the last row fixed at 0 leave
@@ -201,9 +201,9 @@ TEST(CsSelectron, GeometricRefitScheduleBoundsTheRefits) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing
 
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 // Drives cs_selectron by hand: on the rule's rounds x = e1 is labelled 2 (wrong), on the rounds the safety
@@ -281,4 +281,4 @@ TEST(CsSelectron, SafetySwitchTrainsAPassiveModelOnTheExtraRoundsAndSwitchesWhen
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

@@ -1,9 +1,8 @@
 // cspa: hand-computed rounds and the wrong- and right-label steps' invariants.
 #include <algorithm>
+#include <glimpse/testing_gtest.hpp>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(Cspa, HandComputedWrongThenRightRounds) {
@@ -95,4 +94,4 @@ TEST(Cspa, RightLabelStepEqualsSpaAndNoRandomnessIsUsed) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

@@ -1,10 +1,9 @@
 // explorer: exploration around a base learner, hand-checked.
 #include <cmath>
 #include <glimpse/algorithms/exploration.hpp>
+#include <glimpse/testing_gtest.hpp>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 // An explorer around `base`, as the host builds it from a protocol ("base.NAME" sets the base's parameters).
@@ -80,4 +79,4 @@ TEST(Explorer, SoftmaxAndInverseGapDistributionsOverTheBaseScores) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

@@ -2,10 +2,9 @@
 // eta_t = B / sqrt(2 (1e-8 + sum_s ||G_s||_F^2)) shrinks as the importance-weighted gradients add up. Gaptron's
 // round that it shares is checked by hand in gaptron_test.cpp.
 #include <cmath>
+#include <glimpse/testing_gtest.hpp>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(Gappletron, TheAdaptiveStepShrinksWithTheSumOfSquaredGradients) {
@@ -35,4 +34,4 @@ TEST(Gappletron, TheAdaptiveStepShrinksWithTheSumOfSquaredGradients) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

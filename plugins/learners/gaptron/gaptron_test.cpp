@@ -1,9 +1,8 @@
 // gaptron (and gappletron, which shares its round): hand-computed rounds for both step rules.
 #include <cmath>
+#include <glimpse/testing_gtest.hpp>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(Gaptron, HandComputedRoundsForBothStepRules) {
@@ -33,4 +32,4 @@ TEST(Gaptron, HandComputedRoundsForBothStepRules) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

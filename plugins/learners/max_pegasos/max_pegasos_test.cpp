@@ -1,10 +1,9 @@
 // max_pegasos (MPH Pegasos): the first round by hand with the projection, label feedback
 // gives pegasos, W stays in the ball of radius 1/sqrt(lambda), and float weights stay finite at a small lambda.
 #include <cmath>
+#include <glimpse/algorithms/candidate_hinge_checks.hpp>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(MaxPegasos, HandComputedFirstRoundWithTheProjection) {
@@ -32,4 +31,4 @@ TEST(MaxPegasos, FloatStaysFiniteAtASmallLambda) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

@@ -1,8 +1,9 @@
 // max_perceptron (MPH Perceptron): the first update by hand, singleton sets give the
-// margin Perceptron, and every update keeps sum_i w_i = 0 (shared checks in tests/support.hpp).
-#include "support.hpp"
+// margin Perceptron, and every update keeps sum_i w_i = 0 (shared checks in
+// glimpse/algorithms/candidate_hinge_checks.hpp).
+#include <glimpse/algorithms/candidate_hinge_checks.hpp>
 
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(MaxPerceptron, HandComputedFirstUpdateGoesToTheBestCandidate) {
@@ -26,4 +27,4 @@ TEST(MaxPerceptron, EveryUpdateKeepsTheColumnsSummingToZero) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

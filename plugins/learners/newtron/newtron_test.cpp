@@ -1,10 +1,9 @@
 // newtron: hand-computed rounds, the unbiased gradient estimate, the ball projection.
 #include <algorithm>
 #include <cmath>
+#include <glimpse/testing_gtest.hpp>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(Newtron, HandComputedRightAndWrongFirstRounds) {
@@ -88,4 +87,4 @@ TEST(Newtron, BallProjectionKeepsTheWeightsWithinDWhereTheUnprojectedOnesDiverge
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

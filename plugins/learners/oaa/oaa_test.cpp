@@ -1,9 +1,8 @@
 // oaa: a hand-computed round, and VW's normalised step free of feature scales.
 #include <cmath>
+#include <glimpse/testing_gtest.hpp>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(OneAgainstAll, HandComputedRound) {
@@ -30,4 +29,4 @@ TEST(OneAgainstAll, HandComputedRound) {
 TEST(OneAgainstAll, IsFreeOfFeatureScales) { expect_scale_free("oaa", {{"precision", "double"}}, false); }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

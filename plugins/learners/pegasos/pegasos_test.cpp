@@ -2,10 +2,9 @@
 // float weights stay finite at a small lambda. avg_pegasos's and max_pegasos's tests check that they equal it on
 // exact labels.
 #include <cmath>
+#include <glimpse/algorithms/candidate_hinge_checks.hpp>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(Pegasos, HandComputedFirstRoundWithTheProjection) {
@@ -34,4 +33,4 @@ TEST(Pegasos, HandComputedFirstRoundWithTheProjection) {
 TEST(Pegasos, FloatStaysFiniteAtASmallLambda) { expect_float_pegasos_finite("pegasos", "full", {}); }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

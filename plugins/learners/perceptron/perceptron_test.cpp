@@ -1,7 +1,7 @@
 // Multiclass Perceptron.
-#include "support.hpp"
+#include <glimpse/testing_gtest.hpp>
 
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 std::vector<double> column_scores(Learner& learner, int j, int d, int k) {
@@ -83,4 +83,4 @@ TEST(Perceptron, SparseAndDenseRowsGiveTheSameModel) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

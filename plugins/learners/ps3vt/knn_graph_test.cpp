@@ -2,10 +2,9 @@
 #include "knn_graph.hpp"
 
 #include <Eigen/Dense>
+#include <glimpse/testing_gtest.hpp>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(KnnGraph, LaplacianRowsSumToZeroItIsPositiveSemidefiniteAndPIsXtLX) {
@@ -66,4 +65,4 @@ TEST(KnnGraph, AuthorsCodeBandwidthAndDoubledMutualEdgesByHand) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

@@ -1,10 +1,10 @@
 // ps3vt (P3): the hinge optimum without graph and tail terms, the shared Laplacian, and the radius reading.
 #include <Eigen/Dense>
+#include <glimpse/testing_gtest.hpp>
 
 #include "knn_graph.hpp"
-#include "support.hpp"
 
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 // A training part held in memory, for fitting a batch learner by hand.
@@ -200,4 +200,4 @@ TEST(Ps3vt, ScalingTheFeaturesByCIsTheRadiusC) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

@@ -2,10 +2,9 @@
 #include "singular_value_threshold.hpp"
 
 #include <Eigen/Dense>
+#include <glimpse/testing_gtest.hpp>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(SingularValueThreshold, KeepsTheHeadAndShrinksTheTailByHand) {
@@ -65,4 +64,4 @@ TEST(SingularValueThreshold, RandomMatricesKeepTheirSingularVectorsAndTheHead) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

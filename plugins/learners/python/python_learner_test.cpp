@@ -2,10 +2,9 @@
 // feedback reach Python and its scores come back (a Perceptron worked by hand), and a Python exception becomes an
 // Error naming the file and line. tests/cli/python_learners.sh runs whole protocols (same traces as C++).
 #include <fstream>
+#include <glimpse/testing_gtest.hpp>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 // A NumPy Perceptron, as examples/python/perceptron.py, whose learn() raises on label 2 (at line 17 of the file).
@@ -78,4 +77,4 @@ TEST_F(PythonLearner, AnExceptionIsAnErrorNamingTheFileAndLine) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

@@ -1,9 +1,8 @@
 // scw: the first round of each variant by hand, and no change once the confident margin holds.
 #include <cmath>
+#include <glimpse/testing_gtest.hpp>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(Scw, HandComputedFirstRoundOfEachVariant) {
@@ -60,4 +59,4 @@ TEST(Scw, StopsChangingOnceTheConfidentMarginHolds) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

@@ -1,8 +1,8 @@
 // soba: hand-computed first updates and its invariants.
 
-#include "support.hpp"
+#include <glimpse/testing_gtest.hpp>
 
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(Soba, HandComputedFirstUpdateDiagonalAndFull) {
@@ -61,4 +61,4 @@ TEST(Soba, WrongProposalsChangeNothingAndTheMarginStaysNonNegative) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

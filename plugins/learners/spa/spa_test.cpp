@@ -1,9 +1,8 @@
 // spa: the learner's update is the support-class step along x; rounds without feedback change nothing.
 #include <glimpse/algorithms/support_class_pa.hpp>
+#include <glimpse/testing_gtest.hpp>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 using Precisions = ::testing::Types<float, double>;
 
@@ -66,4 +65,4 @@ TEST(SpaLearnerDouble, IgnoresRoundsWithoutFeedback) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

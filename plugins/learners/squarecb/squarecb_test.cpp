@@ -2,10 +2,9 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
+#include <glimpse/testing_gtest.hpp>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(SquareCb, HandComputedRoundThenInverseGapProposals) {
@@ -153,4 +152,4 @@ TEST(SquareCb, NormalizedStepIsFreeOfFeatureScales) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

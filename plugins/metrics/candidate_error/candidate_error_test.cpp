@@ -1,10 +1,9 @@
 // candidate_error and average_error by hand.
 #include <cmath>
 #include <glimpse/algorithms/candidate_hinge.hpp>
+#include <glimpse/testing_gtest.hpp>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 using algorithms::CandidateLoss;
@@ -43,4 +42,4 @@ TEST(PartialLabelMetrics, AverageAndCandidateErrorsByHand) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

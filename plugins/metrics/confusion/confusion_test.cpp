@@ -1,8 +1,8 @@
 // confusion: hand-computed classifiers, scoring against the feedback, and the online curve.
 
-#include "support.hpp"
+#include <glimpse/testing_gtest.hpp>
 
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 // Feeds (truth, predicted) pairs to a metric as online rounds and returns its report.
@@ -94,4 +94,4 @@ TEST(ConfusionMetric, OnlineCurveAtChosenRounds) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

@@ -1,7 +1,7 @@
 // mistakes on a hand-made sequence of rounds.
-#include "support.hpp"
+#include <glimpse/testing_gtest.hpp>
 
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(Mistakes, CountsPredictedAndProposedSeparately) {
@@ -15,4 +15,4 @@ TEST(Mistakes, CountsPredictedAndProposedSeparately) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

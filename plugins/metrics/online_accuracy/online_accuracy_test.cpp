@@ -1,7 +1,7 @@
 // online_accuracy on a hand-made sequence of rounds.
-#include "support.hpp"
+#include <glimpse/testing_gtest.hpp>
 
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(OnlineAccuracy, FinalRatioAndCumulativeCurveAtRounds1PlusMultiplesOfE) {
@@ -19,4 +19,4 @@ TEST(OnlineAccuracy, FinalRatioAndCumulativeCurveAtRounds1PlusMultiplesOfE) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

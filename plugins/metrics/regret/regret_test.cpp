@@ -1,8 +1,8 @@
 // regret (with cost and queries): zero for the Bayes predictor, the others by hand.
 
-#include "support.hpp"
+#include <glimpse/testing_gtest.hpp>
 
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(SelectiveSamplingMetrics, RegretOfTheBayesPredictorIsZeroAndOthersByHand) {
@@ -52,4 +52,4 @@ TEST(SelectiveSamplingMetrics, RegretOfTheBayesPredictorIsZeroAndOthersByHand) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

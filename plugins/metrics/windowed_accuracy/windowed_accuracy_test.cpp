@@ -1,7 +1,7 @@
 // windowed_accuracy on a hand-made sequence of rounds.
-#include "support.hpp"
+#include <glimpse/testing_gtest.hpp>
 
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(WindowedAccuracy, MeansPerWindowIncludingTheLastPartialOne) {
@@ -13,4 +13,4 @@ TEST(WindowedAccuracy, MeansPerWindowIncludingTheLastPartialOne) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

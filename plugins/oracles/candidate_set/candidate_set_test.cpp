@@ -1,11 +1,10 @@
 // candidate_set: sets hold the truth, have the requested size and are uniform; per-row sets; co-occurrence.
 #include <algorithm>
 #include <glimpse/algorithms/candidate_hinge.hpp>
+#include <glimpse/testing_gtest.hpp>
 #include <set>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 using algorithms::CandidateLoss;
@@ -129,4 +128,4 @@ TEST(CandidateSetOracle, CooccurrenceMatrixGivesEachLabelItsOwnProbability) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

@@ -1,7 +1,7 @@
 // full (and bandit): the label, and only the correctness of the proposal.
-#include "support.hpp"
+#include <glimpse/testing_gtest.hpp>
 
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(Oracles, FullGivesTheLabelBanditOnlyCorrectness) {
@@ -19,4 +19,4 @@ TEST(Oracles, FullGivesTheLabelBanditOnlyCorrectness) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

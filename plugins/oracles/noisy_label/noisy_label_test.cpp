@@ -1,8 +1,8 @@
 // noisy_label: the empirical flip matrix, refused matrices, and the learners that accept it.
 
-#include "support.hpp"
+#include <glimpse/testing_gtest.hpp>
 
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 // The empirical P(reported j | true y) of an oracle over `draws` rounds per class.
@@ -76,9 +76,9 @@ TEST(NoisyLabelOracle, RefusesBadMatricesAndMismatchedParameters) {
 }
 
 TEST(NoisyLabelOracle, FullFeedbackLearnersAcceptIt) {
-  EXPECT_TRUE(registry().find("copa")->spec->accepts.contains(FeedbackKind::noisy_label));
-  EXPECT_TRUE(registry().find("perceptron")->spec->accepts.contains(FeedbackKind::noisy_label));
+  EXPECT_TRUE(plugins().spec("copa").accepts.contains(FeedbackKind::noisy_label));
+  EXPECT_TRUE(plugins().spec("perceptron").accepts.contains(FeedbackKind::noisy_label));
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

@@ -1,8 +1,8 @@
 // bbq (with dgs and random beside it): the rules that follow the learner's uncertainty query less as it learns.
 
-#include "support.hpp"
+#include <glimpse/testing_gtest.hpp>
 
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 // Draws i.i.d. Gaussian rows of dimension d and counts a rule's queries per block of rounds.
@@ -41,4 +41,4 @@ TEST(QueryRules, BbqAndDgsQueryLessAsTheyLearnRandomKeepsItsRate) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

@@ -1,8 +1,8 @@
 // dgs: its query decision compares the score gap with the uncertainty, checked by hand.
 
-#include "support.hpp"
+#include <glimpse/testing_gtest.hpp>
 
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(QueryRules, DgsComparesTheScoreGapWithTheUncertaintyByHand) {
@@ -20,4 +20,4 @@ TEST(QueryRules, DgsComparesTheScoreGapWithTheUncertaintyByHand) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

@@ -1,8 +1,8 @@
 // bias: the constant appended as the last feature of dense and sparse rows.
 
-#include "support.hpp"
+#include <glimpse/testing_gtest.hpp>
 
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(Bias, AppendsTheConstantAsTheLastFeatureOfDenseAndSparseRows) {
@@ -34,4 +34,4 @@ TEST(Bias, AppendsTheConstantAsTheLastFeatureOfDenseAndSparseRows) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

@@ -1,8 +1,8 @@
 // gaussian_noise: drawn per seed with the requested variance.
 
-#include "support.hpp"
+#include <glimpse/testing_gtest.hpp>
 
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(GaussianNoise, DrawsPerSeedWithTheRequestedVariance) {
@@ -22,4 +22,4 @@ TEST(GaussianNoise, DrawsPerSeedWithTheRequestedVariance) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

@@ -1,11 +1,9 @@
 // imbalance: the geometric and one-rare class profiles, per seed.
+#include <glimpse/testing_gtest.hpp>
 #include <numeric>
 #include <span>
 
-#include "installed_datasets.hpp"  // class_counts
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(ImbalanceTransform, GeometricAndOneRareProfilesPerSeed) {
@@ -40,4 +38,4 @@ TEST(ImbalanceTransform, GeometricAndOneRareProfilesPerSeed) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

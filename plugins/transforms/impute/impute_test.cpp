@@ -1,15 +1,12 @@
 // impute: each strategy's value derived by hand, fitted on the training rows only, and its refusals.
 #include <cmath>
+#include <glimpse/testing_gtest.hpp>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 // Feature 1: 1, 2, 2, 7, missing; feature 2 always present.
-Dataset with_missing() {
-  return Dataset::dense(5, 2, {1, 10, 2, 20, 2, 30, 7, 40, NAN, 50}, {0, 1, 0, 1, 0}, 2);
-}
+Dataset with_missing() { return Dataset::dense(5, 2, {1, 10, 2, 20, 2, 30, 7, 40, NAN, 50}, {0, 1, 0, 1, 0}, 2); }
 
 float filled(const std::string& strategy, const SeedContext& context = {}) {
   Dataset d = with_missing();
@@ -50,4 +47,4 @@ TEST(Impute, SaysWhatItFilledAndRefusesWhatItCannot) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

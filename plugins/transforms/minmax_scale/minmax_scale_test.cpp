@@ -1,7 +1,7 @@
 // minmax_scale (and l2_normalize): hand-computed rows, and the formula exactly on wide rows.
-#include "support.hpp"
+#include <glimpse/testing_gtest.hpp>
 
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(Transforms, L2NormalizeAndMinmaxScale) {
@@ -24,7 +24,8 @@ TEST(Transforms, L2NormalizeAndMinmaxScale) {
 }
 
 // Wide rows (the transform's loops run in vector blocks and a remainder): every column scaled by the formula of
-// x_j <- lower + (upper - lower)(x_j - min_j)/(max_j - min_j) in double, then rounded to float; the constant column 5 becomes 0.
+// x_j <- lower + (upper - lower)(x_j - min_j)/(max_j - min_j) in double, then rounded to float; the constant column 5
+// becomes 0.
 TEST(Transforms, MinmaxScaleOnWideRowsMatchesTheFormulaExactly) {
   const std::int32_t n = 7, d = 37;
   std::vector<float> values(static_cast<std::size_t>(n * d));
@@ -49,4 +50,4 @@ TEST(Transforms, MinmaxScaleOnWideRowsMatchesTheFormulaExactly) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

@@ -2,10 +2,9 @@
 // normalisation.
 #include <algorithm>
 #include <cmath>
+#include <glimpse/testing_gtest.hpp>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 double direct_kernel(const Dataset& data, std::int64_t a, std::int64_t b, double g) {
@@ -187,4 +186,4 @@ TEST(RbfSupport, KernelValuesBelowFloatRangeAreStoredAsZeroWhereFloat64KeepsThem
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

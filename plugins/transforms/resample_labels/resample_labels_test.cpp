@@ -2,11 +2,10 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <glimpse/testing_gtest.hpp>
 #include <tuple>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 // Two rows with known p(y|x): each seed's labels follow them (frequencies within 4 standard errors), seeds
@@ -42,4 +41,4 @@ TEST(ResampleLabels, DrawsEachLabelFromPOfYGivenXPerSeed) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

@@ -1,10 +1,8 @@
 // split: stratified, disjoint, complete parts keyed by the seed.
 #include <algorithm>
+#include <glimpse/testing_gtest.hpp>
 
-#include "installed_datasets.hpp"
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(Split, PartsAreStratifiedDisjointCompleteAndKeyedBySeed) {
@@ -39,4 +37,4 @@ TEST(Split, PartsAreStratifiedDisjointCompleteAndKeyedBySeed) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing

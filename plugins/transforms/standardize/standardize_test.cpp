@@ -1,9 +1,8 @@
 // standardize: zero mean and unit variance per feature.
 #include <cmath>
+#include <glimpse/testing_gtest.hpp>
 
-#include "support.hpp"
-
-namespace glimpse::test {
+namespace glimpse::testing {
 namespace {
 
 TEST(Standardize, GivesZeroMeanAndUnitVariancePerFeature) {
@@ -20,4 +19,4 @@ TEST(Standardize, GivesZeroMeanAndUnitVariancePerFeature) {
 }
 
 }  // namespace
-}  // namespace glimpse::test
+}  // namespace glimpse::testing
