@@ -1,12 +1,9 @@
 // candidate_error and average_error by hand.
 #include <cmath>
-#include <glimpse/algorithms/candidate_hinge.hpp>
 #include <glimpse/testing_gtest.hpp>
 
 namespace glimpse::testing {
 namespace {
-
-using algorithms::CandidateLoss;
 
 TEST(PartialLabelMetrics, AverageAndCandidateErrorsByHand) {
   auto average = make<Metric>("average_error", {{"record_every", "2"}});

@@ -1,13 +1,10 @@
 // candidate_set: sets hold the truth, have the requested size and are uniform; per-row sets; co-occurrence.
 #include <algorithm>
-#include <glimpse/algorithms/candidate_hinge.hpp>
 #include <glimpse/testing_gtest.hpp>
 #include <set>
 
 namespace glimpse::testing {
 namespace {
-
-using algorithms::CandidateLoss;
 
 TEST(CandidateSetOracle, SetsHoldTheTruthHaveTheRequestedSizeAndAreUniform) {
   auto fixed = make<FeedbackOracle>("candidate_set", {{"size", "3"}});

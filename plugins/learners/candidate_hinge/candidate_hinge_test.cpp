@@ -1,6 +1,6 @@
 // candidate_hinge.hpp (the candidate-label learners): the average and max losses' properties.
 #include <algorithm>
-#include <glimpse/algorithms/candidate_hinge.hpp>
+#include "candidate_hinge.hpp"
 #include <glimpse/testing_gtest.hpp>
 
 namespace glimpse::testing {

@@ -1,5 +1,5 @@
-// avg_pegasos: see glimpse/algorithms/candidate_hinge.hpp.
-#include <glimpse/algorithms/candidate_hinge.hpp>
+// avg_pegasos: see candidate_hinge.hpp in this folder.
+#include "candidate_hinge.hpp"
 
 namespace {
 template <class T>

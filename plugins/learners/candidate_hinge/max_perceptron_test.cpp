@@ -1,7 +1,7 @@
 // max_perceptron (MPH Perceptron): the first update by hand, singleton sets give the
 // margin Perceptron, and every update keeps sum_i w_i = 0 (shared checks in
 // glimpse/algorithms/candidate_hinge_checks.hpp).
-#include <glimpse/algorithms/candidate_hinge_checks.hpp>
+#include "candidate_hinge_checks.hpp"
 
 namespace glimpse::testing {
 namespace {

@@ -1,7 +1,7 @@
 // avg_pegasos (APH Pegasos): two rounds by hand with the projection, label feedback gives
 // pegasos, W stays in the ball of radius 1/sqrt(lambda), and float weights stay finite at a small lambda.
 #include <cmath>
-#include <glimpse/algorithms/candidate_hinge_checks.hpp>
+#include "candidate_hinge_checks.hpp"
 
 namespace glimpse::testing {
 namespace {

@@ -2,7 +2,7 @@
 // float weights stay finite at a small lambda. avg_pegasos's and max_pegasos's tests check that they equal it on
 // exact labels.
 #include <cmath>
-#include <glimpse/algorithms/candidate_hinge_checks.hpp>
+#include "candidate_hinge_checks.hpp"
 
 namespace glimpse::testing {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "glimpse/testing_gtest.hpp"
+#include <glimpse/testing_gtest.hpp>
 
 namespace glimpse::testing {
 
