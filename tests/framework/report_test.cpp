@@ -7,6 +7,7 @@
 
 #include "hdf5.hpp"
 #include "support.hpp"
+#include "trace_schema.hpp"
 
 namespace glimpse::test {
 namespace {
@@ -20,23 +21,23 @@ struct FakeRun {
 // A trace file with just what reports read: the selection rule and, per run, its identity and final metric.
 void write_trace(const std::filesystem::path& path, const std::vector<FakeRun>& runs) {
   const h5::Handle f = h5::create_file(path);
-  h5::write_attribute(f, "schema_version", std::string("1.4.0"));
-  h5::write_attribute(f, "selection_metric", std::string("online_accuracy"));
-  h5::write_attribute(f, "selection_goal", std::string("max"));
-  h5::write_attribute(f, "runs_total", static_cast<std::int64_t>(runs.size()));
-  const h5::Handle group = h5::create_group(f, "runs");
+  h5::write_attribute(f, schema::root::schema_version, std::string("1.4.0"));
+  h5::write_attribute(f, schema::root::selection_metric, std::string("online_accuracy"));
+  h5::write_attribute(f, schema::root::selection_goal, std::string(schema::selection::maximize));
+  h5::write_attribute(f, schema::root::runs_total, static_cast<std::int64_t>(runs.size()));
+  const h5::Handle group = h5::create_group(f, schema::root::runs);
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const h5::Handle run = h5::create_group(group, run_id(static_cast<std::int64_t>(i), 100));
-    h5::write_attribute(run, "dataset", runs[i].dataset);
-    h5::write_attribute(run, "learner", runs[i].label);
-    h5::write_attribute(run, "label", runs[i].label);
-    h5::write_attribute(run, "params", std::string("{\"eta\":1}"));
-    h5::write_attribute(run, "status", std::string("complete"));
-    h5::write_attribute(run, "seed", runs[i].seed);
-    h5::write_attribute(run, "grid_point", std::int64_t{0});
-    h5::write_attribute(run, "rounds", std::int64_t{100});
-    h5::write_attribute(run, "seconds", 0.5);
-    const h5::Handle summary = h5::create_group(run, "summary");
+    h5::write_attribute(run, schema::run::dataset, runs[i].dataset);
+    h5::write_attribute(run, schema::run::learner, runs[i].label);
+    h5::write_attribute(run, schema::run::label, runs[i].label);
+    h5::write_attribute(run, schema::run::params, std::string("{\"eta\":1}"));
+    h5::write_attribute(run, schema::run::status, std::string(schema::status::complete));
+    h5::write_attribute(run, schema::run::seed, runs[i].seed);
+    h5::write_attribute(run, schema::run::grid_point, std::int64_t{0});
+    h5::write_attribute(run, schema::run::rounds, std::int64_t{100});
+    h5::write_attribute(run, schema::run::seconds, 0.5);
+    const h5::Handle summary = h5::create_group(run, schema::run::summary_group);
     h5::write_attribute(summary, "online_accuracy", runs[i].accuracy);
   }
 }
