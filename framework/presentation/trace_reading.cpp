@@ -78,7 +78,7 @@ std::vector<RunSummary> read_summary_table(const h5::Handle& file) {
     for (const auto& c : columns)  // a metric's column is NaN where the run lacks it
       if (c.type == h5::TableColumn::Type::real && !std::isnan(c.reals[i]) &&
           std::find(identity, identity_end, c.name) == identity_end)
-        r.metrics.emplace_back(c.name, c.reals[i]);
+        r.metrics.push_back({c.name, c.reals[i]});
   }
   return runs;
 }

@@ -202,9 +202,9 @@ bool run_batch(const BatchRunInputs& in, RunRecord& record) {
       }
     });
     if (stopped) return false;
-    record.scalars.emplace_back(
-        "cv_error", static_cast<double>(std::accumulate(mistakes.begin(), mistakes.end(), std::int64_t{0})) /
-                        static_cast<double>(split.labelled.size()));
+    record.scalars.push_back(
+        {"cv_error", static_cast<double>(std::accumulate(mistakes.begin(), mistakes.end(), std::int64_t{0})) /
+                         static_cast<double>(split.labelled.size())});
   }
 
   const FittedModel model(in);

@@ -44,7 +44,7 @@ RunSummary read_run_summary(const h5::Handle& run, const std::string& id, bool w
   if (h5::exists(run, schema::run::summary_group)) {
     const h5::Handle summary = h5::open_group(run, schema::run::summary_group);
     for (const auto& name : h5::attribute_names(summary))
-      s.metrics.emplace_back(name, h5::read_double_attribute(summary, name));
+      s.metrics.push_back({name, h5::read_double_attribute(summary, name)});
   }
   if (with_curves && h5::exists(run, schema::run::curves_group)) {
     const h5::Handle curves = h5::open_group(run, schema::run::curves_group);

@@ -53,7 +53,7 @@ std::map<std::string, RunContent> read_runs(const std::filesystem::path& file) {
     c.params = h5::read_string_attribute(run, "params");
     const h5::Handle summary = h5::open_group(run, "summary");
     for (const auto& name : h5::attribute_names(summary))
-      c.metrics.emplace_back(name, h5::read_double_attribute(summary, name));
+      c.metrics.push_back({name, h5::read_double_attribute(summary, name)});
     runs.emplace(id, std::move(c));
   }
   return runs;
