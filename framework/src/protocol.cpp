@@ -57,12 +57,17 @@ std::string PluginUse::identity(const ParamValues& values, const ProblemShape* s
     if (fallback && *fallback == it->second) return;
     json += (json.empty() ? "" : ",") + param_value_json(key) + ":" + param_value_json(it->second);
   };
-  for (const auto& spec : plugin->spec->params) add(spec, spec.name);
-  for (const auto& spec : plugin->spec->params) {
-    if (spec.type != ParamType::learner) continue;
-    const LoadedPlugin& base = registry->get(values.text(spec.name), PluginKind::learner, where);
-    for (const auto& base_spec : base.spec->params) add(base_spec, spec.name + "." + base_spec.name);
-  }
+  // A declaration's parameters under `prefix`, then each learner it wraps the same way, as PluginRegistry::resolve
+  // lists them (so a wrapper of a wrapper is keyed by its innermost learner's parameters too).
+  const auto add_declared = [&](const auto& self, const PluginSpec& declared, const std::string& prefix) -> void {
+    for (const auto& spec : declared.params) add(spec, prefix + spec.name);
+    for (const auto& spec : declared.params) {
+      if (spec.type != ParamType::learner) continue;
+      const LoadedPlugin& base = registry->get(values.text(prefix + spec.name), PluginKind::learner, where);
+      self(self, *base.spec, prefix + spec.name + ".");
+    }
+  };
+  add_declared(add_declared, *plugin->spec, "");
   return "{" + json + "}";
 }
 
