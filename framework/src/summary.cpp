@@ -203,24 +203,42 @@ void write_curve_summary(const h5::Handle& file, const std::vector<RunSummary>& 
   std::size_t rows = 0;
   // One row per curve and round of `members`' curves, averaged.
   const auto add_rows = [&](const SelectedRuns& members, bool chosen) {
-    // curve name -> round -> (count, mean, sum of squared deviations) by Welford's update, which stays
-    // accurate for large values with small spread (mistake counts); rounds in increasing order.
-    std::vector<std::pair<std::string, std::map<std::int64_t, std::array<double, 3>>>> curves;
+    // curve name -> (round, (count, mean, sum of squared deviations)) in increasing rounds, by Welford's update,
+    // which stays accurate for large values with small spread (mistake counts). Each run's rounds come in
+    // increasing order and are mostly the same as the others': merged in one pass (a map here took 0.3 s of a
+    // sweep's serial finishing on 800 runs of 4,000 points, issue #57).
+    using Point = std::pair<std::int64_t, std::array<double, 3>>;
+    std::vector<std::pair<std::string, std::vector<Point>>> curves;
+    std::vector<Point> merged;
     for (const auto* run : members.runs)
       for (const auto& curve : run->curves) {  // (not a structured binding: clang 15 cannot capture one)
         auto c = std::find_if(curves.begin(), curves.end(), [&](const auto& x) { return x.first == curve.name; });
         if (c == curves.end()) c = curves.insert(curves.end(), {curve.name, {}});
         const auto& round = curve.rounds;
         const auto& value = curve.values;
-        auto hint = c->second.begin();  // a run's rounds come in increasing order: each insert lands at the end
-        for (std::size_t i = 0; i < round.size() && i < value.size(); ++i) {
-          hint = c->second.try_emplace(hint, round[i]);
-          auto& [count, mean, squares] = hint->second;
+        const std::vector<Point>& points = c->second;
+        std::vector<std::size_t> order(std::min(round.size(), value.size()));
+        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+        if (!std::is_sorted(round.begin(), round.begin() + static_cast<std::ptrdiff_t>(order.size())))
+          std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return round[a] < round[b]; });
+        merged.clear();
+        std::size_t at = 0;
+        for (const std::size_t i : order) {
+          while (at < points.size() && points[at].first < round[i]) merged.push_back(points[at++]);
+          if (merged.empty() || merged.back().first != round[i]) {
+            if (at < points.size() && points[at].first == round[i])
+              merged.push_back(points[at++]);
+            else
+              merged.push_back({round[i], {}});
+          }
+          auto& [count, mean, squares] = merged.back().second;
           count += 1;
           const double delta = value[i] - mean;
           mean += delta / count;
           squares += delta * (value[i] - mean);
         }
+        merged.insert(merged.end(), points.begin() + static_cast<std::ptrdiff_t>(at), points.end());
+        std::swap(c->second, merged);
       }
     for (const auto& [name, points] : curves)
       for (const auto& [round, acc] : points) {
