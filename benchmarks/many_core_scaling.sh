@@ -36,6 +36,9 @@ sed '0,/{/s//{"trace": "curves",/' rounds.json > curves.json  # (no Python neede
 now() { date +%s.%N; }
 timed() {  # timed NAME COMMAND...: runs COMMAND (its output in NAME.out), records its wall time
   local start
+  # The last configuration's file out of the page cache's dirty pages first: the kernel's writeback of it would
+  # otherwise take CPU from this one (on 2 cores, seconds).
+  sync
   start=$(now)
   "${@:2}" > "$1.out" 2> "$1.err" || { cat "$1.err"; exit 1; }
   echo "$1 $(awk -v a="$(now)" -v b="$start" 'BEGIN { print a - b }')" >> times.txt
@@ -94,22 +97,28 @@ import json, sys
 profile = json.load(open(sys.argv[1]))
 one = float(sys.argv[3])
 threads = profile["threads"]
-work = {k: sum(w[k] for w in profile["per_thread"]) for k in ("setup", "run", "write_wait")}
-planning, finishing, held = profile["planning"], profile["finishing"], profile["writer"]
-parallel = work["setup"] + work["run"]  # what threads can share
+work = {k: sum(w.get(k, 0.0) for w in profile["per_thread"]) for k in ("setup", "run", "logging", "write_wait")}
+planning, finishing = profile["planning"], profile["finishing"]
+# The writer logs runs (a copy to the parts log) and writes them into the output (HDF5: serial). When it is behind,
+# workers log their own runs, so only the output's part is serial; the logging joins the work threads share.
+logging = profile.get("writer_logging", 0.0)
+held = profile["writer"] - logging
+parallel = work["setup"] + work["run"] + work["logging"] + logging
 outside = one - profile["wall"]          # process start, plugin loading, exit: serial too
 serial = planning + finishing + outside
 seconds = sorted((float(r["seconds"]) for r in json.load(open(sys.argv[2]))), reverse=True)  # longest first
 print(f"model, from the {threads}-thread run's profile: serial work {serial:.2f} s (planning {planning:.2f}, finishing "
-      f"{finishing:.2f}, outside the sweep {outside:.2f}), the writer thread wrote for {held:.2f} s (serial, but beside "
-      f"the workers), runs {parallel:.2f} s")
+      f"{finishing:.2f}, outside the sweep {outside:.2f}), the writer thread wrote into the output for {held:.2f} s "
+      f"(serial, but beside the workers), runs {parallel:.2f} s (with {logging:.2f} s of the writer's logging, which "
+      "workers take over when it is behind)")
 fraction = serial / one
 print(f"serial fraction f = serial work / wall at {threads} thread(s) = {fraction:.4f}")
 print(f"{'threads':>8} {'Amdahl 1/(f+(1-f)/N)':>22} {'model':>8}   (model: serial + max(runs / N + tail, writer), "
       "tail: half the mean of the last N runs, which are the shortest when the longest go first)")
 for n in (1, 2, 4, 8, 16, 32, 64):
     tail = 0.0 if n == 1 else 0.5 * sum(seconds[-n:]) / n
-    predicted = serial + max(parallel / n + tail, held)
+    shared = parallel if n > 1 else parallel - logging  # (one thread leaves the logging to the writer)
+    predicted = serial + max(shared / n + tail, held)
     print(f"{n:>8} {1 / (fraction + (1 - fraction) / n):>21.2f}x {one / predicted:>7.2f}x")
 print("(not modelled: memory bandwidth and caches shared by the cores, clock speeds that fall as more cores are busy)")
 EOF

@@ -2,7 +2,6 @@
 #include "hdf5.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <mutex>
@@ -110,44 +109,6 @@ Handle create_file(const std::filesystem::path& path) {
   check_status(H5Pset_alignment(access.id(), 1 << 20, 4096), "setting the file's alignment");
   return Handle(
       check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.id()), "cannot create '" + path.string() + "'"));
-}
-
-namespace {
-// Every in-memory file needs a name of its own (never a file on disk).
-std::string memory_file_name() {
-  static std::atomic<std::uint64_t> files{0};
-  return "glimpse-memory-" + std::to_string(files++);
-}
-// File access through the in-memory driver: grows by 1 MiB at a time, never written to disk (backing_store false).
-Handle memory_file_access() {
-  Handle access(check(H5Pcreate(H5P_FILE_ACCESS), "creating file access properties"));
-  check_status(H5Pset_fapl_core(access.id(), 1 << 20, false), "choosing the in-memory file driver");
-  return access;
-}
-}  // namespace
-
-Handle create_memory_file() {
-  quiet();
-  const Handle access = memory_file_access();
-  return Handle(check(H5Fcreate(memory_file_name().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.id()),
-                      "creating an in-memory file"));
-}
-
-std::vector<char> file_image(const Handle& file) {
-  flush(file);
-  const ssize_t size = H5Fget_file_image(file.id(), nullptr, 0);
-  if (size < 0) fail("measuring a file's image");
-  std::vector<char> image(static_cast<std::size_t>(size));
-  if (H5Fget_file_image(file.id(), image.data(), image.size()) != size) fail("copying a file's image");
-  return image;
-}
-
-Handle open_file_image(std::span<const char> image) {
-  quiet();
-  const Handle access = memory_file_access();
-  check_status(H5Pset_file_image(access.id(), const_cast<char*>(image.data()), image.size()),
-               "handing a file image to HDF5");
-  return Handle(check(H5Fopen(memory_file_name().c_str(), H5F_ACC_RDONLY, access.id()), "opening a file image"));
 }
 
 void close_file(Handle& file) {

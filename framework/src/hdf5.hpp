@@ -42,14 +42,6 @@ class Handle {
 
 Handle create_file(const std::filesystem::path& path);  // truncates
 Handle open_file(const std::filesystem::path& path, bool writable);
-// A file held in memory only, and its bytes as a file on disk would hold them. Writing those bytes ourselves
-// turns a full disk into one errno, where HDF5 1.10's own writes fail deep in its caches (and its H5Ocopy has
-// been seen to crash after such a failure).
-Handle create_memory_file();
-std::vector<char> file_image(const Handle& file);
-// Opens such bytes, read-only, as a file (HDF5 copies them; `image` may go once this returns). Error when they are
-// not an HDF5 file.
-Handle open_file_image(std::span<const char> image);
 // Closes a file, throwing when its last data cannot be written (Handle's destructor ignores that).
 void close_file(Handle& file);
 void flush(const Handle& file);

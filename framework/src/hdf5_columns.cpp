@@ -154,13 +154,15 @@ template IntegerColumn encode_integers<std::int16_t>(std::string, std::span<cons
 
 void write_column(const Handle& parent, const IntegerColumn& column) {
   const auto size = static_cast<hsize_t>(column.size);
-  const hsize_t max_size = H5S_UNLIMITED;
-  const Handle space(check(H5Screate_simple(1, &size, &max_size), "creating a dataspace"));
+  const Handle space(check(H5Screate_simple(1, &size, nullptr), "creating a dataspace"));
   const Handle properties(check(H5Pcreate(H5P_DATASET_CREATE), "creating dataset properties"));
   const auto chunk = static_cast<hsize_t>(column.chunk_values());
-  check_status(H5Pset_chunk(properties.id(), 1, &chunk), "setting the chunk size");
-  // A column of one value is stored as the dataset's fill value and no chunk at all: readers get the value back,
-  // and nothing is compressed or copied (a trace's `queried` when every round asks).
+  // Undeflated columns are stored in one piece (contiguous): HDF5 writes them straight from `raw` to the file, where
+  // chunks went through its chunk cache first, a copy of every byte on the writer thread (issue #57).
+  if (!column.deflated_chunks.empty()) check_status(H5Pset_chunk(properties.id(), 1, &chunk), "setting the chunk size");
+  // A column of one value is stored as the dataset's fill value and no data at all (nothing written, so no storage
+  // allocated): readers get the value back, and nothing is compressed or copied (a trace's `queried` when every
+  // round asks).
   if (column.constant)
     check_status(H5Pset_fill_value(properties.id(), H5T_NATIVE_INT64, &*column.constant), "setting a fill value");
   if (!column.deflated_chunks.empty()) {

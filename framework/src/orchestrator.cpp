@@ -236,6 +236,7 @@ SweepResult Sweep::run() {
       if (!failure_) failure_ = std::current_exception();
     }
     result_.sweep_profile.writer = writer_->writing_seconds();
+    result_.sweep_profile.writer_logging = writer_->logging_seconds();
   }
   result_.completed_now = completed_;
   result_.rounds = rounds_;

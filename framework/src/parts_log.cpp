@@ -7,17 +7,22 @@
 
 namespace glimpse {
 
-std::vector<char> read_log_image(const RunSource& source) {
+std::vector<char> read_log_payload(const RunSource& source) {
   std::vector<char> image(source.size);
   const int fd = ::open(source.file.c_str(), O_RDONLY | O_CLOEXEC);
   const bool read = fd >= 0 && ::pread(fd, image.data(), image.size(), static_cast<off_t>(source.offset)) ==
                                    static_cast<ssize_t>(image.size());
   if (fd >= 0) ::close(fd);
-  if (!read) throw Error(source.file.string(), "cannot read a run's image at byte " + std::to_string(source.offset));
+  if (!read) throw Error(source.file.string(), "cannot read a record at byte " + std::to_string(source.offset));
   return image;
 }
 
 RunSource PartsLog::append(char kind, const std::string& id, std::span<const char> payload) {
+  const std::span<const char> one[1] = {payload};
+  return append(kind, id, one);
+}
+
+RunSource PartsLog::append(char kind, const std::string& id, std::span<const std::span<const char>> payload) {
   if (fd_ < 0) {
     // A log of this process's own, never one an earlier sweep left (whose tail may be torn).
     for (int k = 0; fd_ < 0; ++k) {
@@ -27,31 +32,33 @@ RunSource PartsLog::append(char kind, const std::string& id, std::span<const cha
         throw Error(path_.string(), std::string("cannot create the sweep's parts log: ") + std::strerror(errno));
     }
     size_ = 0;
-    append('P', "", protocol_hash_);
+    const std::string first = protocol_hash_ + log_format_tag;
+    append('P', "", first);
   }
   LogHeader header;
   header.kind = kind;
   header.id_size = static_cast<std::uint32_t>(id.size());
-  header.payload_size = payload.size();
-  iovec pieces[3] = {{&header, sizeof header},
-                     {const_cast<char*>(id.data()), id.size()},
-                     {const_cast<char*>(payload.data()), payload.size()}};
-  const std::uint64_t total = sizeof header + id.size() + payload.size();
+  std::vector<iovec> pieces{{&header, sizeof header}, {const_cast<char*>(id.data()), id.size()}};
+  for (const auto& piece : payload) {
+    header.payload_size += piece.size();
+    pieces.push_back({const_cast<char*>(piece.data()), piece.size()});
+  }
+  const std::uint64_t total = sizeof header + id.size() + header.payload_size;
   std::uint64_t written = 0;
+  std::vector<iovec> rest;
   while (written < total) {
     // A short write (a signal, a full disk) continues where it stopped: skip what went down already.
-    iovec rest[3];
-    int count = 0;
+    rest.clear();
     std::uint64_t skip = written;
     for (const auto& piece : pieces) {
       if (skip >= piece.iov_len) {
         skip -= piece.iov_len;
         continue;
       }
-      rest[count++] = {static_cast<char*>(piece.iov_base) + skip, piece.iov_len - skip};
+      rest.push_back({static_cast<char*>(piece.iov_base) + skip, piece.iov_len - skip});
       skip = 0;
     }
-    const ssize_t n = ::writev(fd_, rest, count);
+    const ssize_t n = ::writev(fd_, rest.data(), static_cast<int>(rest.size()));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       const int error = n < 0 ? errno : EIO;
@@ -64,7 +71,7 @@ RunSource PartsLog::append(char kind, const std::string& id, std::span<const cha
     }
     written += static_cast<std::uint64_t>(n);
   }
-  const RunSource payload_place{path_, size_ + sizeof header + id.size(), payload.size()};
+  const RunSource payload_place{path_, size_ + sizeof header + id.size(), header.payload_size};
   size_ += total;
   return payload_place;
 }

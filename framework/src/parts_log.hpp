@@ -18,8 +18,8 @@
 
 namespace glimpse {
 
-// Where a run's group lies: in a whole HDF5 file (an assembled output: `size` 0), or in a parts log as the file
-// image of `size` bytes at `offset`.
+// Where a run lies: in a whole HDF5 file (an assembled output: `size` 0), or in a parts log as the record
+// (run_record.hpp's encode_run_record) of `size` bytes at `offset`.
 struct RunSource {
   std::filesystem::path file;
   std::uint64_t offset = 0, size = 0;
@@ -41,6 +41,9 @@ struct LogHeader {
 };
 static_assert(sizeof(LogHeader) == 24 && std::endian::native == std::endian::little);
 inline constexpr const char* log_extension = ".log";
+// Follows the protocol's hash in a log's first record: a log whose records another version of this layout wrote
+// counts as another protocol's (its runs are not read).
+inline constexpr const char* log_format_tag = " log 2";
 
 // Calls `take(kind, id, payload_offset, payload_size)` for each whole record of the log at `path`, in order.
 template <class Take>
@@ -65,11 +68,12 @@ void read_log(const std::filesystem::path& path, Take take) {
   ::close(fd);
 }
 
-// The run image at `source`, read from its log.
-std::vector<char> read_log_image(const RunSource& source);
+// The payload at `source`, read from its log.
+std::vector<char> read_log_payload(const RunSource& source);
 
-// This process's log in a parts folder, created at its first record (named after the process, never one an earlier
-// sweep left, whose tail may be torn) and starting with the protocol's hash. Not thread-safe: callers serialise.
+// One log of this process in a parts folder, created at its first record (named after the process and a number, never
+// one an earlier sweep left, whose tail may be torn) and starting with the protocol's hash. Not thread-safe: a
+// process appending from several threads at once gives each its own log (TraceStore).
 class PartsLog {
  public:
   PartsLog(std::filesystem::path folder, std::string protocol_hash)
@@ -81,6 +85,8 @@ class PartsLog {
   // Appends one record in one writev; returns where its payload went. A failed write is cut off again (Error naming
   // the log and the system's reason).
   RunSource append(char kind, const std::string& id, std::span<const char> payload);
+  // The same with the payload in pieces, written from where they are, one after another.
+  RunSource append(char kind, const std::string& id, std::span<const std::span<const char>> payload);
   void close() noexcept;
 
  private:

@@ -51,6 +51,9 @@ class RoundColumn {
   bool empty() const noexcept { return size_ == 0; }
   std::size_t width() const noexcept { return width_; }
   bool is_signed() const noexcept { return is_signed_; }
+  // The held bytes (size() * width()).
+  std::byte* data() noexcept { return bytes_.get(); }
+  const std::byte* data() const noexcept { return bytes_.get(); }
   // The values as their held type (T's size must be width()).
   template <class T>
   std::span<const T> values() const noexcept {
@@ -94,5 +97,16 @@ struct RunRecord {
   std::vector<NamedCurve> curves;
   std::vector<NamedMatrix> matrices;
 };
+
+// A run record as a parts log stores it (docs/trace-schema.md, "Parts of an unfinished sweep"): "GRUN", a format
+// version, the fixed fields, the results, the per-round columns' widths and sizes, then the columns' bytes. No HDF5:
+// any thread encodes and logs a record while the writer thread has the library (issue #57).
+struct EncodedRunRecord {
+  std::vector<char> head;                  // everything but the columns' bytes
+  std::vector<std::span<const char>> all;  // head, then each column's bytes where the record holds them (no copy)
+};
+EncodedRunRecord encode_run_record(const RunRecord& record);
+// The record `bytes` encode; Error naming `where` when they are not one (cut short, another format).
+RunRecord decode_run_record(std::span<const char> bytes, const std::string& where);
 
 }  // namespace glimpse

@@ -70,23 +70,42 @@ std::size_t RunWriter::bytes_of(const RunRecord& record) noexcept {
 
 void RunWriter::submit(RunRecord record, SweepProfile::Worker& worker) {
   const std::size_t bytes = bytes_of(record);
+  std::optional<RunSource> logged;
+  bool writer_busy = false;
+  {
+    std::lock_guard lock(mutex_);
+    writer_busy = !queue_.empty() && !failure_;
+  }
+  // With runs queued ahead, the writer thread is behind: this worker logs its run itself (into a log of its own), so
+  // only the output's part is left serial. Otherwise the writer logs it, and a worker on a machine with a core to
+  // spare does not wait for the disk.
+  if (writer_busy) {
+    const auto start = Clock::now();
+    try {
+      logged = store_.log(record);
+    } catch (...) {
+      std::lock_guard lock(mutex_);
+      if (!failure_) failure_ = std::current_exception();
+    }
+    worker.logging += std::chrono::duration<double>(Clock::now() - start).count();
+  }
   const auto asked = Clock::now();
   std::unique_lock lock(mutex_);
   // An empty queue takes any record, however large, so that one run never waits for itself.
   not_full_.wait(lock, [&] { return failure_ || queue_.empty() || queued_bytes_ + bytes <= max_queued_bytes_; });
   worker.write_wait += std::chrono::duration<double>(Clock::now() - asked).count();
   if (failure_) {
-    abandon(record.id);
+    if (!logged) abandon(record.id);
     std::rethrow_exception(failure_);
   }
-  queue_.push_back(std::move(record));
+  queue_.push_back({std::move(record), std::move(logged)});
   queued_bytes_ += bytes;
   not_empty_.notify_one();
 }
 
 void RunWriter::loop() {
   for (;;) {
-    RunRecord record;
+    Queued next;
     {
       std::unique_lock lock(mutex_);
       // A short wait, so that a crash elsewhere (which cannot notify from its signal handler) is seen.
@@ -96,18 +115,23 @@ void RunWriter::loop() {
         drained_.store(true);
         return;
       }
-      record = std::move(queue_.front());
+      next = std::move(queue_.front());
       queue_.pop_front();
     }
-    const std::size_t bytes = bytes_of(record);
+    const std::size_t bytes = bytes_of(next.record);
     const auto start = Clock::now();
     try {
-      store_.write(record);
-      written_(record);
+      if (!next.logged) {
+        next.logged = store_.log(next.record);
+        logging_ += std::chrono::duration<double>(Clock::now() - start).count();
+      }
+      store_.write(next.record, next.logged);
+      written_(next.record);
     } catch (...) {
       std::lock_guard lock(mutex_);
       if (!failure_) failure_ = std::current_exception();
-      for (const RunRecord& dropped : queue_) abandon(dropped.id);
+      for (const Queued& dropped : queue_)
+        if (!dropped.logged) abandon(dropped.record.id);
       queue_.clear();
       queued_bytes_ = 0;
       not_full_.notify_all();

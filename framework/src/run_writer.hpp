@@ -1,9 +1,10 @@
 // Writing finished runs on a thread of their own, so that no worker waits for the trace store: the HDF5 library is
 // serial, and on many cores the runs that finish together would queue for it (issue #57). Workers hand a record over
-// and take their next run at once; the writer thread writes records in the order they came. The queue holds at most
-// `max_queued_bytes` of per-round data: past that a worker waits (the sweep then runs at the writer's pace).
-// A record handed over but not yet written is lost if the process is killed (kill -9): its run counts as in flight,
-// and the rerun redoes it. A plugin that crashes the process (a fatal signal on another thread: a segfault, an abort)
+// and take their next run at once; the writer thread logs it (TraceStore::log) and writes it into the output, in the
+// order records came. While runs are queued ahead of it the writer is behind, and a worker logs its run itself before
+// handing it over, so that only the output's part (HDF5) is serial. The queue holds at most `max_queued_bytes` of
+// per-round data: past that a worker waits (the sweep then runs at the writer's pace). A record handed over but not
+// yet logged is lost if the process is killed (kill -9): its run counts as in flight, and the rerun redoes it. A plugin that crashes the process (a fatal signal on another thread: a segfault, an abort)
 // does not take finished runs with it: while a writer is open, the signal's handler waits (at most 10 s) for the
 // writer thread to write what is queued, then lets the signal end the process as it would have.
 #pragma once
@@ -17,6 +18,7 @@
 #include <exception>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "sweep_profile.hpp"
@@ -37,8 +39,9 @@ class RunWriter {
   void submit(RunRecord record, SweepProfile::Worker& worker);
   // Writes what is queued, ends the thread, and rethrows the writer's failure if there was one.
   void close();
-  // Seconds the writer thread spent writing (holding the trace store), for the profile.
+  // Seconds the writer thread spent writing (logging and writing into the output), and logging only, for the profile.
   double writing_seconds() const noexcept { return writing_; }
+  double logging_seconds() const noexcept { return logging_; }
 
  private:
   static std::size_t bytes_of(const RunRecord& record) noexcept;
@@ -53,11 +56,15 @@ class RunWriter {
   std::function<void(const RunRecord&)> written_;
   std::mutex mutex_;
   std::condition_variable not_empty_, not_full_;
-  std::deque<RunRecord> queue_;
+  struct Queued {
+    RunRecord record;
+    std::optional<RunSource> logged;  // where a worker logged it already
+  };
+  std::deque<Queued> queue_;
   std::size_t queued_bytes_ = 0;
   bool closing_ = false;
   std::exception_ptr failure_;
-  double writing_ = 0.0;
+  double writing_ = 0.0, logging_ = 0.0;
   std::atomic<bool> crashed_{false};  // a fatal signal on another thread: write what is queued, then stop
   std::atomic<bool> drained_{false};  // the writer thread has stopped (after writing what was queued)
   pthread_t writer_thread_{};         // whose signal must not wait for itself

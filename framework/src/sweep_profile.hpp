@@ -15,9 +15,10 @@ struct SweepProfile {
     std::int64_t runs = 0;
     double setup = 0.0;       // making the run's data, plugins and record ready
     double run = 0.0;         // its round loop or batch fit, metrics and learner reports
+    double logging = 0.0;     // logging its finished runs itself, when the writer thread was busy (RunWriter)
     double write_wait = 0.0;  // waiting to hand a finished run to the writer thread (its queue was full)
     double idle_tail = 0.0;   // from this thread's last run to the end of the workers' phase (nothing left to take)
-    double busy() const noexcept { return setup + run + write_wait; }
+    double busy() const noexcept { return setup + run + logging + write_wait; }
   };
   int threads = 0;
   double wall = 0.0;       // the whole sweep, planning to finishing
@@ -25,6 +26,7 @@ struct SweepProfile {
   double workers = 0.0;    // the threads' phase, wall time
   double finishing = 0.0;  // the output assembled and closed
   double writer = 0.0;     // the writer thread's time writing runs (serial: HDF5 is), overlapping the workers
+  double writer_logging = 0.0;  // the part of `writer` spent logging runs, which workers do too when it is busy
   std::vector<Worker> per_thread;
   std::int64_t runs() const noexcept {
     std::int64_t n = 0;

@@ -30,6 +30,85 @@ std::string now_iso8601() {
   return buffer;
 }
 
+
+h5::IntegerColumn encode_round_column(std::string name, const RoundColumn& c, h5::Deflate deflate) {
+  switch (c.width()) {
+    case 1:
+      return c.is_signed() ? h5::encode_integers(std::move(name), c.values<std::int8_t>(), deflate)
+                           : h5::encode_integers(std::move(name), c.values<std::uint8_t>(), deflate);
+    case 2:
+      return h5::encode_integers(std::move(name), c.values<std::int16_t>(), deflate);
+    case 4:
+      return h5::encode_integers(std::move(name), c.values<std::int32_t>(), deflate);
+    default:
+      return h5::encode_integers(std::move(name), c.values<std::int64_t>(), deflate);
+  }
+}
+
+// A run's per-round columns, narrowed (and with `deflate_flags` the 0/1 ones deflated) as the file stores them.
+std::vector<h5::IntegerColumn> encode_round_columns(const RunRecord& r, bool deflate_flags) {
+  if (r.y.empty() || !r.error.empty()) return {};
+  // Narrowest types; a one-valued column as its fill value (h5::encode_integers; issue #31).
+  const h5::Deflate deflate = deflate_flags ? h5::Deflate::flags : h5::Deflate::never;
+  std::vector<h5::IntegerColumn> columns;
+  columns.push_back(encode_round_column(schema::rounds::row, r.row, deflate));
+  columns.push_back(encode_round_column(schema::rounds::y, r.y, deflate));
+  columns.push_back(encode_round_column(schema::rounds::predicted, r.predicted, deflate));
+  columns.push_back(encode_round_column(schema::rounds::proposed, r.proposed, deflate));
+  columns.push_back(encode_round_column(schema::rounds::correct, r.correct, deflate));
+  columns.push_back(encode_round_column(schema::rounds::queried, r.queried, deflate));
+  return columns;
+}
+
+void write_run_group(const h5::Handle& file, const RunRecord& r, const std::vector<h5::IntegerColumn>& round_columns) {
+  const h5::Handle runs = h5::exists(file, schema::root::runs) ? h5::open_group(file, schema::root::runs)
+                                                               : h5::create_group(file, schema::root::runs);
+  const h5::Handle group = h5::create_group(runs, r.id);
+  h5::write_attribute(group, schema::run::run_index, r.index);
+  h5::write_attribute(group, schema::run::dataset, r.dataset);
+  h5::write_attribute(group, schema::run::dataset_variant, r.dataset_variant);
+  h5::write_attribute(group, schema::run::dataset_notes, r.dataset_notes);
+  h5::write_attribute(group, schema::run::learner_revision, static_cast<std::int64_t>(r.learner_revision));
+  h5::write_attribute(group, schema::run::learner, r.learner);
+  h5::write_attribute(group, schema::run::label, r.label);
+  h5::write_attribute(group, schema::run::learner_version, r.learner_version);
+  h5::write_attribute(group, schema::run::params, r.params_json);
+  h5::write_attribute(group, schema::run::seed, static_cast<std::int64_t>(r.seed));
+  h5::write_attribute(group, schema::run::grid_point, r.grid_point);
+  h5::write_attribute(group, schema::run::oracle, r.oracle);
+  h5::write_attribute(group, schema::run::oracle_params, r.oracle_params);
+  h5::write_attribute(group, schema::run::query_rule, r.query_rule);
+  h5::write_attribute(group, schema::run::query_rule_params, r.query_rule_params);
+  h5::write_attribute(group, schema::run::rounds, r.rounds);
+  h5::write_attribute(group, schema::run::seconds, r.seconds);
+  h5::write_attribute(group, schema::run::rounds_per_second, rounds_per_second(r.rounds, r.seconds));
+  h5::write_attribute(group, schema::run::peak_rss_mb, r.peak_rss_mb);
+  if (!r.error.empty()) {
+    h5::write_attribute(group, schema::run::error, r.error);
+    h5::write_attribute(group, schema::run::failed_round, r.failed_round);
+    h5::write_attribute(group, schema::run::status, std::string(schema::status::failed));
+    return;
+  }
+  if (!round_columns.empty()) {
+    const h5::Handle rounds = h5::create_group(group, schema::run::rounds_group);
+    for (const auto& column : round_columns) h5::write_column(rounds, column);
+  }
+  const h5::Handle curves = h5::create_group(group, schema::run::curves_group);
+  for (const auto& c : r.curves) {
+    const h5::Handle curve = h5::create_group(curves, c.name);
+    h5::write_vector<std::int64_t>(curve, schema::curve::round, c.rounds);
+    h5::write_vector<double>(curve, schema::curve::value, c.values);
+  }
+  if (!r.matrices.empty()) {
+    const h5::Handle matrices = h5::create_group(group, schema::run::matrices_group);
+    for (const auto& m : r.matrices) h5::write_matrix<double>(matrices, m.name, m.values, m.rows, m.cols);
+  }
+  const h5::Handle summary = h5::create_group(group, schema::run::summary_group);
+  for (const auto& [name, value] : r.scalars) h5::write_attribute(summary, name, value);
+  // Written last: a run whose status is "complete" has everything above.
+  h5::write_attribute(group, schema::run::status, std::string(schema::status::complete));
+}
+
 }  // namespace
 
 // Checked before HDF5 writes, since HDF5 1.10 can crash (in H5Ocopy) after a failed write instead of reporting it.
@@ -64,7 +143,8 @@ void check_room(const fs::path& output, std::uintmax_t bytes, std::size_t finish
                                      size_text(static_cast<double>(limit.rlim_cur)) + ", ulimit -f)" + keep);
 }
 
-TraceAssembly::TraceAssembly(const fs::path& output) : output_(output), temporary_(output.string() + ".tmp") {
+TraceAssembly::TraceAssembly(const fs::path& output, bool deflate_flags)
+    : output_(output), temporary_(output.string() + ".tmp"), deflate_flags_(deflate_flags) {
   file_ = h5::create_file(temporary_);
   h5::create_group(file_, schema::root::runs);
 }
@@ -82,14 +162,20 @@ void TraceAssembly::copy(const h5::Handle& from, const std::string& id) {
   summaries_[id] = read_run_summary(h5::open_group(from, path), id, true);
 }
 
+void TraceAssembly::add(const RunRecord& record) {
+  write_run_group(file_, record, encode_round_columns(record, deflate_flags_));
+  summaries_[record.id] = read_run_summary(h5::open_group(file_, schema::run_group(record.id)), record.id, true);
+}
+
 void TraceAssembly::copy(const std::map<std::string, RunSource>& sources) {
   fs::path open_path;  // the whole file `source` has open
   h5::Handle source;
   for (const auto& [id, where] : sources) {
     if (where.size > 0) {
-      source = h5::open_file_image(read_log_image(where));
-      open_path.clear();
-    } else if (where.file != open_path) {
+      add(decode_run_record(read_log_payload(where), where.file.string()));
+      continue;
+    }
+    if (where.file != open_path) {
       source = h5::open_file(where.file, false);
       open_path = where.file;
     }

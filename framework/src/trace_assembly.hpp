@@ -9,6 +9,7 @@
 
 #include "hdf5.hpp"
 #include "parts_log.hpp"
+#include "run_record.hpp"
 #include "summary.hpp"
 
 namespace glimpse {
@@ -34,20 +35,25 @@ std::uintmax_t bytes_of(const std::map<std::string, RunSource>& sources);
 // An output being written under "<output>.tmp". Destroyed unfinished, it removes the temporary file.
 class TraceAssembly {
  public:
-  explicit TraceAssembly(const std::filesystem::path& output);
+  // `deflate_flags`: the per-round 0/1 columns of runs added from records are deflated (TraceStore::compact_rounds).
+  explicit TraceAssembly(const std::filesystem::path& output, bool deflate_flags = false);
   ~TraceAssembly();
   TraceAssembly(const TraceAssembly&) = delete;
   TraceAssembly& operator=(const TraceAssembly&) = delete;
 
-  // Copies runs/<id> and reads its summary and curves there, from the source (on the run's thread when the store
-  // copies a run as it finishes), rather than from the whole output at the end.
+  // Writes runs/<id> from a run's record (as the store gets a run when it finishes, or decoded from a parts log) and
+  // reads its summary and curves there, rather than from the whole output at the end.
+  void add(const RunRecord& record);
+  // Copies runs/<id> from another trace file, and reads its summary and curves there.
   void copy(const h5::Handle& from, const std::string& id);
+  // Each run from where `sources` says: a parts log's record (added) or a trace file (copied).
   void copy(const std::map<std::string, RunSource>& sources);
   // The header and the tables; closes and renames.
   void finish(const TraceHeader& header);
 
  private:
   std::filesystem::path output_, temporary_;
+  bool deflate_flags_ = false;
   h5::Handle file_;
   std::map<std::string, RunSummary> summaries_;
 };

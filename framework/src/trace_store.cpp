@@ -33,85 +33,6 @@ std::string hash_text(std::uint64_t hash) {
   return buffer;
 }
 
-h5::IntegerColumn encode_round_column(std::string name, const RoundColumn& c, h5::Deflate deflate) {
-  switch (c.width()) {
-    case 1:
-      return c.is_signed() ? h5::encode_integers(std::move(name), c.values<std::int8_t>(), deflate)
-                           : h5::encode_integers(std::move(name), c.values<std::uint8_t>(), deflate);
-    case 2:
-      return h5::encode_integers(std::move(name), c.values<std::int16_t>(), deflate);
-    case 4:
-      return h5::encode_integers(std::move(name), c.values<std::int32_t>(), deflate);
-    default:
-      return h5::encode_integers(std::move(name), c.values<std::int64_t>(), deflate);
-  }
-}
-
-// A run's per-round columns, narrowed (and with `deflate_flags` the 0/1 ones deflated) by the run's own thread
-// before it takes the HDF5 lock.
-std::vector<h5::IntegerColumn> encode_round_columns(const RunRecord& r, bool deflate_flags) {
-  if (r.y.empty() || !r.error.empty()) return {};
-  // Narrowest types; a one-valued column as its fill value (h5::encode_integers; issue #31).
-  const h5::Deflate deflate = deflate_flags ? h5::Deflate::flags : h5::Deflate::never;
-  std::vector<h5::IntegerColumn> columns;
-  columns.push_back(encode_round_column(schema::rounds::row, r.row, deflate));
-  columns.push_back(encode_round_column(schema::rounds::y, r.y, deflate));
-  columns.push_back(encode_round_column(schema::rounds::predicted, r.predicted, deflate));
-  columns.push_back(encode_round_column(schema::rounds::proposed, r.proposed, deflate));
-  columns.push_back(encode_round_column(schema::rounds::correct, r.correct, deflate));
-  columns.push_back(encode_round_column(schema::rounds::queried, r.queried, deflate));
-  return columns;
-}
-
-void write_run_group(const h5::Handle& file, const RunRecord& r, const std::vector<h5::IntegerColumn>& round_columns) {
-  const h5::Handle runs = h5::exists(file, schema::root::runs) ? h5::open_group(file, schema::root::runs)
-                                                               : h5::create_group(file, schema::root::runs);
-  const h5::Handle group = h5::create_group(runs, r.id);
-  h5::write_attribute(group, schema::run::run_index, r.index);
-  h5::write_attribute(group, schema::run::dataset, r.dataset);
-  h5::write_attribute(group, schema::run::dataset_variant, r.dataset_variant);
-  h5::write_attribute(group, schema::run::dataset_notes, r.dataset_notes);
-  h5::write_attribute(group, schema::run::learner_revision, static_cast<std::int64_t>(r.learner_revision));
-  h5::write_attribute(group, schema::run::learner, r.learner);
-  h5::write_attribute(group, schema::run::label, r.label);
-  h5::write_attribute(group, schema::run::learner_version, r.learner_version);
-  h5::write_attribute(group, schema::run::params, r.params_json);
-  h5::write_attribute(group, schema::run::seed, static_cast<std::int64_t>(r.seed));
-  h5::write_attribute(group, schema::run::grid_point, r.grid_point);
-  h5::write_attribute(group, schema::run::oracle, r.oracle);
-  h5::write_attribute(group, schema::run::oracle_params, r.oracle_params);
-  h5::write_attribute(group, schema::run::query_rule, r.query_rule);
-  h5::write_attribute(group, schema::run::query_rule_params, r.query_rule_params);
-  h5::write_attribute(group, schema::run::rounds, r.rounds);
-  h5::write_attribute(group, schema::run::seconds, r.seconds);
-  h5::write_attribute(group, schema::run::rounds_per_second, rounds_per_second(r.rounds, r.seconds));
-  h5::write_attribute(group, schema::run::peak_rss_mb, r.peak_rss_mb);
-  if (!r.error.empty()) {
-    h5::write_attribute(group, schema::run::error, r.error);
-    h5::write_attribute(group, schema::run::failed_round, r.failed_round);
-    h5::write_attribute(group, schema::run::status, std::string(schema::status::failed));
-    return;
-  }
-  if (!round_columns.empty()) {
-    const h5::Handle rounds = h5::create_group(group, schema::run::rounds_group);
-    for (const auto& column : round_columns) h5::write_column(rounds, column);
-  }
-  const h5::Handle curves = h5::create_group(group, schema::run::curves_group);
-  for (const auto& c : r.curves) {
-    const h5::Handle curve = h5::create_group(curves, c.name);
-    h5::write_vector<std::int64_t>(curve, schema::curve::round, c.rounds);
-    h5::write_vector<double>(curve, schema::curve::value, c.values);
-  }
-  if (!r.matrices.empty()) {
-    const h5::Handle matrices = h5::create_group(group, schema::run::matrices_group);
-    for (const auto& m : r.matrices) h5::write_matrix<double>(matrices, m.name, m.values, m.rows, m.cols);
-  }
-  const h5::Handle summary = h5::create_group(group, schema::run::summary_group);
-  for (const auto& [name, value] : r.scalars) h5::write_attribute(summary, name, value);
-  // Written last: a run whose status is "complete" has everything above.
-  h5::write_attribute(group, schema::run::status, std::string(schema::status::complete));
-}
-
 // A run group's status attribute ("complete", "failed"), or "" when its write never finished.
 std::string run_status(const h5::Handle& file, const std::string& id) {
   const std::string path = schema::run_group(id);
@@ -178,30 +99,34 @@ TraceContents read_trace_contents(const fs::path& output, const std::string& exp
   for (const auto& item : fs::directory_iterator(parts))
     if (item.path().extension() == log_extension) logs.push_back(item.path());
   std::sort(logs.begin(), logs.end());
-  std::set<std::string> begun;
+  std::set<std::string> begun;  // in some process's markers (one log per process holds them, in order)
   for (const auto& log : logs) {
     bool first = true;
+    std::set<std::string> begun_here;
     read_log(log, [&](char kind, const std::string& id, std::uint64_t offset, std::uint64_t size) {
       const RunSource source{log, offset, size};
       if (std::exchange(first, false)) {
-        const std::vector<char> hash = kind == 'P' ? read_log_image(source) : std::vector<char>();
-        if (std::string(hash.begin(), hash.end()) != expected_hash)
+        const std::vector<char> hash = kind == 'P' ? read_log_payload(source) : std::vector<char>();
+        if (std::string(hash.begin(), hash.end()) != expected_hash + log_format_tag)
           throw Error(log.string(), "was written by a different protocol (or a different version of it); " + advice);
         return;
       }
-      if (kind == 'B') begun.insert(id);
-      if (kind == 'A' || kind == 'W' || kind == 'F') begun.erase(id);
+      if (kind == 'B') begun_here.insert(id);
+      if (kind == 'A') begun_here.erase(id);
       if (kind == 'W') {
         contents.complete[id] = source;
         contents.failed.erase(id);
       }
       if (kind != 'F' || contents.complete.count(id)) return;
-      try {  // a failed run's image is small: its error and round are read from it
-        take(h5::open_file_image(read_log_image(source)), source, id);
+      // A failed run's record is small: its error and round are read from it. An unreadable one counts as absent:
+      // the run is redone.
+      try {
+        const RunRecord failed = decode_run_record(read_log_payload(source), log.string());
+        contents.failed[id] = {source, failed.error, failed.failed_round};
       } catch (const Error&) {
-        // An unreadable image counts as absent: the run is redone.
       }
     });
+    begun.merge(begun_here);
   }
   for (const auto& id : begun)
     if (!contents.complete.count(id) && !contents.failed.count(id)) contents.in_flight.insert(id);
@@ -290,60 +215,63 @@ TraceStore::~TraceStore() = default;
 
 void TraceStore::begin(const std::string& id) {
   std::lock_guard lock(log_mutex_);
-  log_.append('B', id, {});
+  log_.append('B', id, std::span<const char>());
 }
 
 void TraceStore::abandon(const std::string& id) {
   std::lock_guard lock(log_mutex_);
-  log_.append('A', id, {});
+  log_.append('A', id, std::span<const char>());
 }
 
-void TraceStore::write(const RunRecord& record) {
-  const std::vector<h5::IntegerColumn> round_columns = encode_round_columns(record, deflate_flags_);
-  std::unique_lock hdf5(mutex_);  // the HDF5 library is not thread-safe; encoding the columns is
-  h5::Handle file = h5::create_memory_file();
-  // Whatever happens below, the image is closed under the HDF5 lock.
-  const auto close_file = [&](h5::Handle& f) noexcept {
-    if (!hdf5.owns_lock()) hdf5.lock();
-    f.close();
+RunSource TraceStore::log(const RunRecord& record) {
+  const EncodedRunRecord encoded = encode_run_record(record);
+  // A log of this process no other thread is appending to: several threads log at once.
+  std::unique_ptr<PartsLog> log;
+  {
+    std::lock_guard lock(logs_mutex_);
+    if (idle_logs_.empty()) {
+      log = std::make_unique<PartsLog>(parts_folder(), protocol_hash_text(protocol_));
+    } else {
+      log = std::move(idle_logs_.back());
+      idle_logs_.pop_back();
+    }
+  }
+  const auto put_back = [&] {
+    std::lock_guard lock(logs_mutex_);
+    idle_logs_.push_back(std::move(log));
   };
-  std::vector<char> image;
   RunSource logged;
   try {
-    h5::write_attribute(file, schema::root::protocol_hash, protocol_hash_text(protocol_));
-    write_run_group(file, record, round_columns);
-    image = h5::file_image(file);
-    hdf5.unlock();
-    std::lock_guard log(log_mutex_);
-    try {
-      logged = log_.append(record.error.empty() ? 'W' : 'F', record.id, image);
-    } catch (...) {
-      try {
-        log_.append('A', record.id, {});  // not in flight any more: it finished, and its record could not be written
-      } catch (const Error&) {
-      }
-      throw;
-    }
+    logged = log->append(record.error.empty() ? 'W' : 'F', record.id, encoded.all);
   } catch (...) {
-    close_file(file);
+    put_back();
+    try {
+      abandon(record.id);  // not in flight any more: it finished, and its record could not be written
+    } catch (const Error&) {
+    }
     throw;
   }
-  hdf5.lock();
-  if (record.error.empty()) completed_.insert(record.id);
-  assemble_now(file, record.id, logged);
-  close_file(file);
+  put_back();
+  return logged;
 }
 
-// Copies a run just logged into the output being assembled, from its image still open: on a run's thread while the
-// others compute, instead of serially at the end. Only the owner of the output does this; it gives up (and leaves
-// everything to finalize) when the room check or the copy fails.
-void TraceStore::assemble_now(const h5::Handle& image, const std::string& id, const RunSource& logged) {
+void TraceStore::write(const RunRecord& record, std::optional<RunSource> logged) {
+  if (!logged) logged = log(record);
+  std::lock_guard hdf5(mutex_);  // the HDF5 library is not thread-safe
+  if (record.error.empty()) completed_.insert(record.id);
+  assemble_now(record, *logged);
+}
+
+// Writes a run just logged into the output being assembled, straight from its record: on the writer thread while the
+// workers compute, instead of serially at the end. Only the owner of the output does this; it gives up (and leaves
+// everything to finalize) when the room check or the writing fails.
+void TraceStore::assemble_now(const RunRecord& record, const RunSource& logged) {
   if (!lock_ || gave_up_assembling_) return;
   try {
     check_room(output_, assembled_bytes_ + logged.size, 0);
-    if (!assembly_) assembly_ = std::make_unique<TraceAssembly>(output_);
-    assembly_->copy(image, id);
-    assembled_[id] = logged;
+    if (!assembly_) assembly_ = std::make_unique<TraceAssembly>(output_, deflate_flags_);
+    assembly_->add(record);
+    assembled_[record.id] = logged;
     assembled_bytes_ += logged.size;
   } catch (const Error&) {
     assembly_.reset();
@@ -354,7 +282,7 @@ void TraceStore::assemble_now(const h5::Handle& image, const std::string& id, co
 }
 
 void TraceStore::finalize(std::int64_t total_runs) {
-  std::scoped_lock lock(mutex_, log_mutex_);
+  std::scoped_lock lock(mutex_, log_mutex_, logs_mutex_);
   const TraceContents contents = read_trace_contents(output_, protocol_hash_text(protocol_), "");
   std::map<std::string, RunSource> sources = contents.complete;
   for (const auto& [id, failure] : contents.failed) sources.emplace(id, failure.source);
@@ -381,7 +309,7 @@ void TraceStore::finalize(std::int64_t total_runs) {
     });
     if (all_in_output && assembled_.empty() && previous.runs_total == header.runs_total &&
         previous.shard == header.shard) {
-      log_.close();
+      close_logs();
       fs::remove_all(parts_folder());
       return;
     }
@@ -389,7 +317,7 @@ void TraceStore::finalize(std::int64_t total_runs) {
   try {
     // (Counting what is assembled already again: the file size limit needs it, the free space check is stricter.)
     check_room(output_, assembled_bytes_ + bytes_of(remaining), sources.size());
-    if (!assembly_) assembly_ = std::make_unique<TraceAssembly>(output_);
+    if (!assembly_) assembly_ = std::make_unique<TraceAssembly>(output_, deflate_flags_);
     assembly_->copy(remaining);
     assembly_->finish(header);
   } catch (...) {
@@ -399,8 +327,13 @@ void TraceStore::finalize(std::int64_t total_runs) {
   }
   assembly_.reset();
   assembled_.clear();
-  log_.close();
+  close_logs();
   fs::remove_all(parts_folder());
+}
+
+void TraceStore::close_logs() noexcept {
+  log_.close();
+  for (auto& log : idle_logs_) log->close();
 }
 
 }  // namespace glimpse

@@ -1,6 +1,7 @@
-// Where finished runs go. Each finished run is written at once, as its own small HDF5 file image, to an append-only
-// log under "<output>.parts/" (one log per writing process; a record is whole or is the log's torn tail, which
-// readers ignore); the output file is assembled from the parts when the sweep ends or is interrupted. A killed sweep
+// Where finished runs go. Each finished run is written at once, as its record (run_record.hpp's encode_run_record), to
+// an append-only log under "<output>.parts/" (logs of each writing process, one per thread appending at that moment;
+// a record is whole or is the log's torn tail, which readers ignore); the output file is written from the records as
+// they come and finished from the parts when the sweep ends or is interrupted. A killed sweep
 // thus keeps every finished run readable, and rerunning the protocol resumes from what is there. A run about to start
 // leaves a record that it began, so a run that crashes the process is known on the rerun. The log's layout is in
 // docs/trace-schema.md ("Parts of an unfinished sweep").
@@ -92,9 +93,13 @@ class TraceStore {
   void begin(const std::string& id);
   // The run stopped unfinished (interrupted); it leaves nothing.
   void abandon(const std::string& id);
-  // Writes one finished or failed run durably and clears its marker; safe to call from several threads (a sweep
-  // calls it from its writer thread: run_writer.hpp).
-  void write(const RunRecord& record);
+  // Logs one finished or failed run durably (which clears its marker) and returns where; safe to call from several
+  // threads at once, each then appends to a log of its own (a sweep's workers log their runs themselves while its
+  // writer thread is busy: run_writer.hpp).
+  RunSource log(const RunRecord& record);
+  // Logs the run unless `logged` says where it is already, then writes it into the output being assembled (the
+  // HDF5 library's part, serial: a sweep calls this from its writer thread).
+  void write(const RunRecord& record, std::optional<RunSource> logged = std::nullopt);
 
   // Assembles the output file from the previous output and the parts (a part replaces the previous
   // output's run of the same id), and removes the parts. `total_runs` is the size of the protocol's run list.
@@ -108,17 +113,21 @@ class TraceStore {
   std::set<std::string> completed_, in_flight_before_;
   bool deflate_flags_ = false;
   std::mutex mutex_;
-  // This process's log in the parts folder; appended under log_mutex_ (not mutex_, the HDF5 library's, so that one
-  // run's record goes down while another run's image is built).
+  // This process's markers (a run began, was abandoned) in the parts folder, in order in one log, appended under
+  // log_mutex_ (not mutex_, the HDF5 library's, so that one run's marker goes down while another run is written).
   std::mutex log_mutex_;
   PartsLog log_;
+  // Logs for finished runs, one taken by each thread while it appends (log()); created as more threads append at once.
+  std::mutex logs_mutex_;
+  std::vector<std::unique_ptr<PartsLog>> idle_logs_;
+  void close_logs() noexcept;
   // The output being assembled while the sweep runs (under mutex_): the runs this process logged, copied in as they
   // finish; finalize adds the rest.
   std::unique_ptr<TraceAssembly> assembly_;
   std::map<std::string, RunSource> assembled_;
   std::uintmax_t assembled_bytes_ = 0;
   bool gave_up_assembling_ = false;
-  void assemble_now(const h5::Handle& image, const std::string& id, const RunSource& logged);
+  void assemble_now(const RunRecord& record, const RunSource& logged);
 };
 
 }  // namespace glimpse

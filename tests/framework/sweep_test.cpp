@@ -2,6 +2,7 @@
 #include <array>
 #include <fstream>
 #include <set>
+#include <thread>
 
 #include "hdf5.hpp"
 #include "merge_traces.hpp"
@@ -189,7 +190,7 @@ TEST_F(Sweep, TornPartsLeftByAKilledSweepAreDiscardedOnResume) {
   std::filesystem::create_directories(parts);
   {
     std::ofstream log(parts / "1-0.log", std::ios::binary);
-    log << log_record('P', "", protocol_hash_text(protocol)) << log_record('B', "000005", "")
+    log << log_record('P', "", protocol_hash_text(protocol) + log_format_tag) << log_record('B', "000005", "")
         << log_record('W', "000007", "torn", 4096);
   }
   const auto resumed = run("killed.h5", 2);
@@ -221,6 +222,149 @@ TEST_F(Sweep, APartsLogKeepsItsWholeRecordsBeforeATornTail) {
   EXPECT_TRUE(contents.complete.count("000001"));
   EXPECT_EQ(contents.in_flight, std::set<std::string>{"000002"});
   EXPECT_TRUE(contents.failed.empty());
+}
+
+// A run record with every field set, columns of each width a trace uses.
+RunRecord a_full_record() {
+  RunRecord r;
+  r.id = "000042";
+  r.index = 42;
+  r.dataset = "letter", r.dataset_variant = "scaled", r.learner = "cspa", r.label = "cspa (beta 0.1)";
+  r.learner_version = "3", r.params_json = R"({"beta": 0.1})", r.oracle = "bandit", r.oracle_params = "{}";
+  r.query_rule = "always", r.query_rule_params = "", r.dataset_notes = "two lines\nof notes";
+  r.learner_revision = 7, r.seed = 0xfedcba9876543210ull, r.grid_point = 3, r.rounds = 5, r.seconds = 0.25;
+  r.peak_rss_mb = 117.5;
+  r.y.allocate(5, 26), r.predicted.allocate(5, 26), r.proposed.allocate(5, 26), r.row.allocate(5, 19999);
+  r.correct.allocate(5, 1, false), r.queried.allocate(5, 1, false);
+  for (int t = 0; t < 5; ++t) {
+    r.y.set(t, t + 1), r.predicted.set(t, 26 - t), r.proposed.set(t, 1 + t % 2), r.row.set(t, 19999 - 4000 * t);
+    r.correct.set(t, t % 2), r.queried.set(t, 1);
+  }
+  r.scalars = {{"online_accuracy", 0.5}, {"mistakes", 3.0}};
+  r.curves = {{"online_accuracy", {1, 5}, {0.0, 0.4}}, {"empty", {}, {}}};
+  r.matrices = {{"confusion", 2, 3, {1, 2, 3, 4, 5, 6}}};
+  return r;
+}
+std::string concatenated(const EncodedRunRecord& encoded) {
+  std::string bytes;
+  for (const auto& piece : encoded.all) bytes.append(piece.data(), piece.size());
+  return bytes;
+}
+template <class T>
+std::vector<T> values_of(const RoundColumn& c) {
+  const auto v = c.values<T>();
+  return {v.begin(), v.end()};
+}
+
+TEST(RunRecords, DecodeGivesBackEveryFieldAndColumnEncoded) {
+  const RunRecord r = a_full_record();
+  EXPECT_EQ(r.row.width(), 2u);  // rows up to 19,999 in two bytes, labels in one
+  const RunRecord back = decode_run_record(concatenated(encode_run_record(r)), "test");
+  for (const auto& [a, b] : {std::pair{&r.id, &back.id}, {&r.dataset, &back.dataset},
+                             {&r.dataset_variant, &back.dataset_variant}, {&r.learner, &back.learner},
+                             {&r.label, &back.label}, {&r.learner_version, &back.learner_version},
+                             {&r.params_json, &back.params_json}, {&r.oracle, &back.oracle},
+                             {&r.oracle_params, &back.oracle_params}, {&r.query_rule, &back.query_rule},
+                             {&r.query_rule_params, &back.query_rule_params}, {&r.dataset_notes, &back.dataset_notes},
+                             {&r.error, &back.error}})
+    EXPECT_EQ(*a, *b);
+  EXPECT_EQ(back.index, 42);
+  EXPECT_EQ(back.learner_revision, 7u);
+  EXPECT_EQ(back.seed, 0xfedcba9876543210ull);
+  EXPECT_EQ(back.grid_point, 3);
+  EXPECT_EQ(back.rounds, 5);
+  EXPECT_EQ(back.seconds, 0.25);
+  EXPECT_EQ(back.peak_rss_mb, 117.5);
+  EXPECT_EQ(back.scalars, r.scalars);
+  EXPECT_EQ(back.curves, r.curves);
+  EXPECT_EQ(back.matrices, r.matrices);
+  EXPECT_EQ(back.row.width(), 2u);
+  EXPECT_EQ(values_of<std::int16_t>(back.row), (std::vector<std::int16_t>{19999, 15999, 11999, 7999, 3999}));
+  EXPECT_EQ(values_of<std::int8_t>(back.y), (std::vector<std::int8_t>{1, 2, 3, 4, 5}));
+  EXPECT_EQ(values_of<std::int8_t>(back.predicted), (std::vector<std::int8_t>{26, 25, 24, 23, 22}));
+  EXPECT_EQ(values_of<std::int8_t>(back.proposed), (std::vector<std::int8_t>{1, 2, 1, 2, 1}));
+  EXPECT_FALSE(back.correct.is_signed());
+  EXPECT_EQ(values_of<std::uint8_t>(back.correct), (std::vector<std::uint8_t>{0, 1, 0, 1, 0}));
+  EXPECT_EQ(values_of<std::uint8_t>(back.queried), (std::vector<std::uint8_t>(5, 1)));
+
+  RunRecord failed;  // a failed run: identity, error and round, no columns
+  failed.id = "000001", failed.error = "diverged", failed.failed_round = 17;
+  const RunRecord failed_back = decode_run_record(concatenated(encode_run_record(failed)), "test");
+  EXPECT_EQ(failed_back.error, "diverged");
+  EXPECT_EQ(failed_back.failed_round, 17);
+  EXPECT_TRUE(failed_back.y.empty());
+}
+
+TEST(RunRecords, BytesThatAreNotAWholeRecordAreRefusedNamingWhere) {
+  const std::string bytes = concatenated(encode_run_record(a_full_record()));
+  for (const std::size_t cut : {std::size_t{0}, std::size_t{3}, std::size_t{20}, bytes.size() / 2, bytes.size() - 1})
+    EXPECT_NE(error_of([&] { decode_run_record(std::string_view(bytes).substr(0, cut), "x.log"); }).find("x.log: "),
+              std::string::npos)
+        << "cut at " << cut;
+  EXPECT_NE(error_of([&] { decode_run_record(bytes + "!", "x.log"); }).find("after its end"), std::string::npos);
+  std::string other = bytes;
+  other[4] = 9;  // another format version
+  EXPECT_NE(error_of([&] { decode_run_record(other, "x.log"); }).find("format"), std::string::npos);
+}
+
+TEST_F(Sweep, RunsLoggedFromManyThreadsAtOnceAreAllRead) {
+  const std::filesystem::path output = dir.path() / "threads.h5";
+  {
+    TraceStore store(output, protocol, TraceStore::Helper{});
+    std::filesystem::create_directories(store.parts_folder());
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t)
+      threads.emplace_back([&, t] {
+        for (int i = 0; i < 25; ++i) {
+          RunRecord record = a_full_record();
+          record.id = std::to_string(1000 + 25 * t + i);
+          store.begin(record.id);
+          store.log(record);
+        }
+      });
+    for (auto& thread : threads) thread.join();
+  }
+  const auto contents = read_trace_contents(output, protocol_hash_text(protocol), "");
+  EXPECT_EQ(contents.complete.size(), 100u);
+  EXPECT_TRUE(contents.in_flight.empty());
+  for (const auto& [id, source] : contents.complete)  // each record whole where the log says
+    EXPECT_EQ(decode_run_record(read_log_payload(source), "test").id, id);
+}
+
+TEST_F(Sweep, PartsLogsOfAnotherLayoutAreRefusedAsAnotherVersions) {
+  run("old.h5", 1, 2);
+  const std::filesystem::path parts(dir.path().string() + "/old.h5.parts");
+  std::filesystem::create_directories(parts);
+  std::ofstream(parts / "1-0.log", std::ios::binary) << log_record('P', "", protocol_hash_text(protocol));
+  EXPECT_NE(error_of([&] { run("old.h5", 1); }).find("different protocol (or a different version"), std::string::npos);
+}
+
+// Runs whose curves have different rounds (and one whose rounds are out of order) average round by round as if each
+// round's values were collected in a map.
+TEST(CurveSummary, MergesCurvesOfDifferentRoundsRoundByRound) {
+  std::vector<RunSummary> runs(3);
+  const std::vector<std::vector<std::int64_t>> rounds{{10, 20, 30}, {5, 20, 40}, {40, 10}};
+  const std::vector<std::vector<double>> values{{1, 2, 3}, {4, 5, 6}, {7, 8}};
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    runs[i].id = std::to_string(i), runs[i].dataset = "d", runs[i].learner = runs[i].label = "l";
+    runs[i].params = "{}", runs[i].status = "complete", runs[i].seed = static_cast<std::int64_t>(i);
+    runs[i].metrics = {{"m", 1.0}};
+    runs[i].curves = {{"c", rounds[i], values[i]}};
+  }
+  TempDir dir;
+  {
+    const h5::Handle file = h5::create_file(dir.path() / "c.h5");
+    write_curve_summary(file, runs, "m", true, false);
+  }
+  const h5::Handle file = h5::open_file(dir.path() / "c.h5", false);
+  using Type = h5::TableColumn::Type;
+  const auto column = [&](const std::string& name, Type type) {
+    return h5::read_table_column(file, "curve_summary", name, type);
+  };
+  EXPECT_EQ(column("round", Type::integer).integers, (std::vector<std::int64_t>{5, 10, 20, 30, 40}));
+  EXPECT_EQ(column("runs", Type::integer).integers, (std::vector<std::int64_t>{1, 2, 2, 1, 2}));
+  EXPECT_EQ(column("mean", Type::real).reals, (std::vector<double>{4, 4.5, 3.5, 3, 6.5}));
+  EXPECT_EQ(column("std", Type::real).reals, (std::vector<double>{0, std::sqrt(24.5), std::sqrt(4.5), 0, std::sqrt(0.5)}));
 }
 
 TEST_F(Sweep, RefusesToResumeAFileWrittenByAnotherProtocol) {
