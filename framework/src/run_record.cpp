@@ -87,7 +87,7 @@ struct Reader {
     if (count > in.size() / sizeof(T)) throw Error(where, "a run's record is cut short or not a run record");
     const auto bytes = take(count * sizeof(T));
     std::vector<T> values(count);
-    std::memcpy(values.data(), bytes.data(), bytes.size());
+    if (count > 0) std::memcpy(values.data(), bytes.data(), bytes.size());  // (an empty vector's data() may be null)
     return values;
   }
   std::string text() {
