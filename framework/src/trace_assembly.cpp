@@ -30,7 +30,6 @@ std::string now_iso8601() {
   return buffer;
 }
 
-
 h5::IntegerColumn encode_round_column(std::string name, const RoundColumn& c, h5::Deflate deflate) {
   switch (c.width()) {
     case 1:
