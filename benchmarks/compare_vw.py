@@ -24,6 +24,7 @@ versions and the time it took. Environment: GLIMPSE (default build/bin/glimpse),
 GLIMPSE_DATA (where installed datasets are), KEEP=1 keeps the work folder.
 """
 import argparse
+import contextlib
 import datetime
 import json
 import os
@@ -139,6 +140,7 @@ class Comparison:
         self.env = dict(os.environ, GLIMPSE_DATA=self.data)
         self.orders = list(range(1, args.orders + args.selection_orders + 1))
         self.reported = self.orders[:args.orders]
+        self.vw_bits = ""  # VW's default -b 18; a subclass running VW with another -b names it here
         self.selecting = self.orders[args.orders:]
 
     def dataset_cache(self):
@@ -167,11 +169,16 @@ class Comparison:
         return [self.vw, "-d", self.vw_file(name, seed), "--cache_file", self.vw_file(name, seed) + ".cache",
                 *options.split()]
 
-    def vw_accuracies(self, name, k):
-        """{(family, label): {seed: accuracy}}; the first run of each order builds its cache (untimed)."""
-        settings = [(family, label, options) for family, grid in vw_settings(k).items() for label, options in grid]
-        for seed in self.orders:  # build caches once per order, serially (two writers of one cache would clash)
-            run(self.vw_command(name, seed, f"--oaa {k}") + ["--quiet"])
+    def vw_accuracies(self, name, k, settings=None, orders=None):
+        """{(family, label): {seed: accuracy}} of `settings` (family -> [(label, options)]; default vw_settings(k))
+        on `orders` (default all); the first run of each order builds its cache (untimed)."""
+        settings = [(family, label, options) for family, grid in (settings or vw_settings(k)).items()
+                    for label, options in grid]
+        orders = orders or self.orders
+        for seed in orders:  # build caches once per order, serially (two writers of one cache would clash)
+            if not os.path.exists(self.vw_file(name, seed) + ".cache"):
+                # With the hash bits the runs use: VW rewrites a cache made with fewer bits than a run asks for.
+                run(self.vw_command(name, seed, f"--oaa {k} {self.vw_bits}".strip()) + ["--quiet"])
 
         def one(job):
             family, label, options, seed = job
@@ -179,7 +186,7 @@ class Comparison:
             return (family, label), seed, 1 - vw_loss(result.stderr, f"vw {options}")
 
         accuracies = {}
-        jobs = [(f, l, o, s) for f, l, o in settings for s in self.orders]
+        jobs = [(f, l, o, s) for f, l, o in settings for s in orders]
         with ThreadPoolExecutor(self.args.jobs) as pool:
             for key, seed, accuracy in pool.map(one, jobs):
                 accuracies.setdefault(key, {})[seed] = accuracy
@@ -210,14 +217,15 @@ class Comparison:
             "seeds": 1,
         }
 
-    def glimpse_accuracies(self, name):
-        """{(label, params json, constant): {seed: accuracy}} and failed runs per label, from two sweeps over every
-        order: without and with a constant feature."""
+    def glimpse_accuracies(self, name, learners=None, orders=None, label="sweep"):
+        """{(label, params json, constant): {seed: accuracy}} and failed runs per label, from sweeps of `learners`
+        (default GLIMPSE_LEARNERS) over `orders` (default all): without and with a constant feature (--constant)."""
         accuracies, failed = {}, {}
         for constant in {"both": (False, True), "without": (False,), "with": (True,)}[self.args.constant]:
-            path = os.path.join(self.work, f"{name}_sweep_constant{int(constant)}.json")
+            path = os.path.join(self.work, f"{name}_{label}_constant{int(constant)}.json")
             with open(path, "w") as f:
-                json.dump(self.protocol(name, GLIMPSE_LEARNERS, self.orders, "sweep", constant), f, indent=1)
+                json.dump(self.protocol(name, learners or GLIMPSE_LEARNERS, orders or self.orders, label, constant),
+                          f, indent=1)
             out = path[:-len(".json")] + ".h5"
             result = subprocess.run([self.glimpse, "run", path, "-o", out, "--quiet", "--force",
                                      "-j", str(self.args.jobs)], capture_output=True, text=True, env=self.env)
@@ -245,17 +253,18 @@ class Comparison:
         return [self.glimpse, "run", path, "-o", os.path.join(self.work, "timing.h5"), "--quiet", "--force", "-j", "1"]
 
     # --- selection ----------------------------------------------------------------------------------------------
-    def choose(self, accuracies):
-        """Per learner (key[0]), the grid point with the best mean over the selection orders; its reported-order
-        results."""
+    def choose(self, accuracies, reported=None):
+        """Per learner (key[0]), the grid point with the best mean over the selection orders; its results on the
+        reported orders (with `reported=False`, only the choice: its runs on them come later)."""
+        reported = self.reported if reported is None else (reported or [])
         chosen = {}
         for key, by_seed in accuracies.items():
-            if any(s not in by_seed for s in self.orders):
+            if any(s not in by_seed for s in self.selecting + reported):
                 continue  # a failed run: this grid point cannot be compared
             group = key[0]
             selection = float(np.mean([by_seed[s] for s in self.selecting]))
             if group not in chosen or selection > chosen[group]["selection"]:
-                chosen[group] = {"key": key, "selection": selection, "reported": [by_seed[s] for s in self.reported]}
+                chosen[group] = {"key": key, "selection": selection, "reported": [by_seed[s] for s in reported]}
         return chosen
 
     def compare(self, name):
@@ -376,6 +385,42 @@ def write_page(path, results, args, command, versions, seconds, invoked_as=None)
         f.write("\n".join(lines))
 
 
+@contextlib.contextmanager
+def work_folder(prefix):
+    """A scratch folder for the orders and runs, removed afterwards unless KEEP=1."""
+    work = tempfile.mkdtemp(prefix=prefix)
+    try:
+        yield work
+    finally:
+        if os.environ.get("KEEP") == "1":
+            print(f"work folder: {work}", file=sys.stderr)
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def versions_text(comparison):
+    """glimpse's version and commit, and VW's version (and source commit, when VW_SOURCE_COMMIT names it)."""
+    text = run([comparison.glimpse, "--version"]).stdout.strip()
+    commit, dirty = tree_state(ROOT)  # glimpse reproduce refuses a dirty tree unless told to
+    text += ", commit " + commit + (" (with uncommitted changes: not reproducible)" if dirty else "")
+    if comparison.vw:
+        text += ", Vowpal Wabbit " + run([comparison.vw, "--version"]).stdout.splitlines()[0].strip()
+        if os.environ.get("VW_SOURCE_COMMIT"):  # a VW built from a snapshot prints an empty "git commit"
+            text += f" (built from VowpalWabbit/vowpal_wabbit commit {os.environ['VW_SOURCE_COMMIT']})"
+    return text
+
+
+def shown_arguments(argv):
+    """The arguments as a reader would rerun them: without where the page goes."""
+    shown, skip = [], False
+    for word in argv:
+        if skip or word in ("--page", "--invoked-as"):
+            skip = not skip
+            continue
+        shown.append(word)
+    return shown
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("datasets", nargs="*",
@@ -408,16 +453,15 @@ def main():
                 names.add(learner["params"]["base"])
         print(json.dumps(sorted(names)))
         return
-    work = tempfile.mkdtemp(prefix="compare_vw.")
-    comparison = Comparison(args, work)
-    if args.no_vw:
-        comparison.vw = None
-    elif not comparison.vw:
-        print("compare_vw: no Vowpal Wabbit binary (vw on PATH or VW=...): skipping VW, glimpse's side only",
-              file=sys.stderr)
-    started = time.perf_counter()
-    results = []
-    try:
+    with work_folder("compare_vw.") as work:
+        comparison = Comparison(args, work)
+        if args.no_vw:
+            comparison.vw = None
+        elif not comparison.vw:
+            print("compare_vw: no Vowpal Wabbit binary (vw on PATH or VW=...): skipping VW, glimpse's side only",
+                  file=sys.stderr)
+        started = time.perf_counter()
+        results = []
         for name in args.datasets:
             if not os.path.exists(os.path.join(comparison.installed, name + ".h5")):
                 print(f"{name}: not installed (glimpse datasets install {name}): skipped", file=sys.stderr)
@@ -425,30 +469,13 @@ def main():
             r = comparison.compare(name)
             results.append(r)
             print(json.dumps({"dataset": name, "seconds": round(r["seconds"], 1)}), file=sys.stderr)
-        versions = run([comparison.glimpse, "--version"]).stdout.strip()
-        commit, dirty = tree_state(ROOT)  # glimpse reproduce refuses a dirty tree unless told to
-        versions += ", commit " + commit + (" (with uncommitted changes: not reproducible)" if dirty else "")
-        if comparison.vw:
-            versions += ", Vowpal Wabbit " + run([comparison.vw, "--version"]).stdout.splitlines()[0].strip()
-            if os.environ.get("VW_SOURCE_COMMIT"):  # a VW built from a snapshot prints an empty "git commit"
-                versions += f" (built from VowpalWabbit/vowpal_wabbit commit {os.environ['VW_SOURCE_COMMIT']})"
-        shown, skip = [], False  # the command as a reader would rerun it: without where the page goes
-        for word in sys.argv[1:]:
-            if skip or word in ("--page", "--invoked-as"):
-                skip = not skip
-                continue
-            shown.append(word)
-        command = "benchmarks/compare_vw.sh " + " ".join(shown)
+        versions = versions_text(comparison)
+        command = "benchmarks/compare_vw.sh " + " ".join(shown_arguments(sys.argv[1:]))
         if args.page != "-":
             write_page(args.page, results, args, command.strip(), versions, time.perf_counter() - started,
                        args.invoked_as)
         json.dump(results, sys.stdout, indent=1, default=str)
         print()
-    finally:
-        if os.environ.get("KEEP") == "1":
-            print(f"work folder: {work}", file=sys.stderr)
-        else:
-            shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

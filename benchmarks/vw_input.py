@@ -9,6 +9,10 @@ significant digits, which read back as the same float32: with --h5 the same rows
 written as a glimpse dataset file (a dense /X), so glimpse can read them without parsing text.
 
     vw_input.py CACHE_FILE OUT.vw [--seed S] [--h5 OUT.h5 --name NAME]     prints "n d K"
+
+With --as-bakeoff, the rows are written as the contextual-bandit bake-off's oml_to_vw.py writes OpenML data (for
+benchmarks/bakeoff.py's check of the suite against its published --oaa losses): the stored values unscaled, features
+named by their 0-based column, 6 decimals, zeros left out; shuffled with the same seed.
 """
 import argparse
 
@@ -52,8 +56,17 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--h5", help="also write the rows, in the same order, as a glimpse dataset file")
     parser.add_argument("--name", default="rows", help="the dataset name recorded in the --h5 file")
+    parser.add_argument("--as-bakeoff", action="store_true", help="unscaled values, named 0, 1, ... (see above)")
     args = parser.parse_args()
     x, y, k = load(args.cache_file)
+    if args.as_bakeoff:
+        order = np.random.default_rng(args.seed).permutation(len(y))
+        with open(args.output, "w") as out:
+            for i in order:
+                nonzero = np.flatnonzero(x[i])
+                out.write(f"{y[i]} | " + " ".join(f"{j}:{x[i, j]:.6f}" for j in nonzero) + "\n")
+        print(len(y), x.shape[1], k)
+        return
     low, high = x.min(axis=0), x.max(axis=0)
     span = np.where(high > low, high - low, 1.0)
     x = np.where(high > low, 2.0 * (x - low) / span - 1.0, 0.0)

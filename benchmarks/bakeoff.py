@@ -1,0 +1,486 @@
+#!/usr/bin/python3
+"""The contextual-bandit bake-off: every bandit learner of glimpse and Vowpal Wabbit's exploration methods on the
+dataset suite, ranked the way Bietti, Agarwal and Langford's "A Contextual Bandit Bake-off" (JMLR 22, 2021) ranks
+VW's methods, with grid points chosen on other orders than the reported ones.
+
+    benchmarks/bakeoff.sh [--orders N] [--selection-orders M] [--page FILE] [DATASET...]
+
+Rows: benchmarks/vw_input.py writes N + M shuffled orders of each installed dataset, the same float32 values for
+both tools (features min-max scaled to [-1, 1], rows unit L2); every row also carries a constant feature (VW's
+default; glimpse's bias transform). One pass per order. Metric: progressive-validation loss, the share of rounds
+whose played (proposed) label was wrong, as the bake-off reports it (VW's "average loss" under --cbify).
+
+Selection, the same way on both sides: every grid point of every learner runs on the M selection orders (N+1 ..
+N+M); each learner keeps the point with the lowest mean loss there, and only that point runs on the N reported orders
+(1 .. N). No reported number chose its own grid point.
+
+- glimpse: the bandit learners and grids of benchmarks/compare_vw.py (one table of them), plus its full-label
+  references (perceptron, arow, scw, oaa).
+- VW (--cbify K --cb_explore_adf, one process per run): greedy, epsilon-greedy, bag (with and without greedify),
+  cover with --nounif, regcb, regcbopt and squarecb, each over the bake-off's learning rates and cb_type mtr and dr
+  where VW accepts dr; --oaa K with full labels over the same learning rates (see vw_settings below).
+
+Results: per dataset, every learner's mean (std) loss over the reported orders; a win/loss matrix of the bandit
+learners (a win: the paired t-test over the reported orders is significant at the page's level and the loss lower);
+average ranks with the Friedman test and Holm's step-down comparisons with the best-ranked learner, overall and per
+group of datasets; a figure of the ranks and of glimpse's best against VW's best per dataset.
+
+Environment: GLIMPSE (default build/bin/glimpse), VW (default vw on PATH; without one, glimpse's side only),
+GLIMPSE_DATA, KEEP=1 keeps the work folder.
+"""
+import argparse
+import datetime
+import json
+import math
+import os
+import sys
+import time
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+import compare_vw
+from compare_vw import GLIMPSE_LEARNERS, Comparison, run
+from glimpse import stats  # noqa: E402  (compare_vw put the build's Python package on the path)
+
+# The bake-off's learning rates (its run_vw_job.py), for every VW setting.
+LEARNING_RATES = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1, 3, 10)
+VW_DEFAULT_RATE = 0.5
+VW_BITS = "-b 24"  # the bake-off's hash bits
+# glimpse's learners here: compare_vw's table, without the sketched ridge oracles (variants of one learner) and spa.
+LEFT_OUT = {"spa (full labels)", "squarecb, ridge regression oracle sketched at rank 10 (not in VW)",
+            "squarecb, ridge regression oracle sketched at rank 20 (not in VW)"}
+# The bake-off's published supervised losses (albietz/cb_bakeoff, oaa_loss.txt, commit 3f8e886), by OpenML data id:
+# VW --oaa's progressive loss on one shuffled order of each dataset. Which of the suite's datasets are which OpenML
+# dataset, and how our rows differ, is in datasets/openml.json.
+BAKEOFF_OAA = {61: 0.386667, 187: 0.269663, 41: 0.584112, 40: 0.375, 59: 0.185185, 307: 0.658586, 37: 0.329427,
+               54: 0.64539, 31: 0.272, 36: 0.178355, 182: 0.192224, 6: 0.45945}
+with open(os.path.join(compare_vw.ROOT, "datasets", "openml.json")) as f:
+    OPENML = json.load(f)["datasets"]
+GROUPS = {  # the groups of datasets the page ranks apart: name -> (description, test on (n, d, K))
+    "small": ("n <= 1,000", lambda n, d, k: n <= 1000),
+    "large": ("n >= 4,000", lambda n, d, k: n >= 4000),
+    "many classes": ("K >= 10", lambda n, d, k: k >= 10),
+}
+
+
+def vw_settings(k, rates=LEARNING_RATES):
+    """VW's bandit methods as the bake-off runs them (-b 24; without its --randomtie, which VW 9 no longer has):
+    family -> [(grid label, options)]. regcb, regcbopt and squarecb accept only cb_type mtr."""
+    adf = f"--cbify {k} --cb_explore_adf {VW_BITS}"
+    both, mtr = ("mtr", "dr"), ("mtr",)
+    methods = {
+        "VW greedy": [("", "--epsilon 0", both)],
+        "VW epsilon-greedy": [(f"epsilon {e}", f"--epsilon {e}", both) for e in (0.02, 0.05, 0.1)],
+        "VW bag": [(f"bag {b}{', greedify' if g else ''}", f"--bag {b}{' --greedify' if g else ''}", both)
+                   for b in (4, 8, 16) for g in (False, True)],
+        "VW cover, nounif": [(f"cover {c}, psi {p}", f"--cover {c} --psi {p} --nounif", both)
+                             for c in (4, 8, 16) for p in (0.01, 0.1, 1)],
+        "VW regcb": [(f"mellowness {m}", f"--regcb --mellowness {m}", mtr) for m in (0.1, 0.01, 0.001)],
+        "VW regcbopt": [(f"mellowness {m}", f"--regcbopt --mellowness {m}", mtr) for m in (0.1, 0.01, 0.001)],
+        "VW squarecb": [(f"gamma_scale {g}", f"--squarecb --gamma_scale {g}", mtr) for g in (1, 10, 100, 500, 1000)],
+    }
+    settings = {family: [(", ".join(part for part in (label, f"cb_type {cb}", f"-l {rate}") if part),
+                          f"{adf} {options} --cb_type {cb} -l {rate}")
+                         for label, options, cb_types in grid for cb in cb_types for rate in rates]
+                for family, grid in methods.items()}
+    settings["VW oaa (full labels)"] = [(f"-l {rate}", f"--oaa {k} {VW_BITS} -l {rate}") for rate in rates]
+    return settings
+
+
+def is_full(learner):
+    return learner.startswith("VW oaa") or GLIMPSE_LEARNERS.get(learner, {}).get("full", False)
+
+
+class Bakeoff(Comparison):
+    def __init__(self, args, work):
+        super().__init__(args, work)
+        self.vw_bits = VW_BITS
+
+    def compare(self, name):
+        """One dataset: every grid point on the selection orders, the chosen ones on the reported orders.
+        Returns {name, n, d, K, learners: {learner: {setting, selection, loss: {order: loss}}}, seconds, failed}."""
+        started = time.perf_counter()
+        n, d, k = self.write_orders(name)
+        learners = {label: entry for label, entry in GLIMPSE_LEARNERS.items() if label not in LEFT_OUT}
+        selecting, failed = self.glimpse_accuracies(name, learners, self.selecting, "select")
+        chosen = self.choose(selecting, reported=False)
+        fixed = {}
+        for label, choice in chosen.items():
+            entry = learners[label]
+            params = json.loads(choice["key"][1])
+            named = dict(entry.get("params", {}), **{key: params[key] for key in entry.get("grid", {})})
+            fixed[label] = dict(entry, params=named, grid=None)
+        reported, failed_reported = self.glimpse_accuracies(name, fixed, self.reported, "report")
+        for label, count in failed_reported.items():
+            failed[label] = failed.get(label, 0) + count
+        result = {"name": name, "n": n, "d": d, "K": k, "learners": {}, "failed": failed}
+        for label, choice in chosen.items():
+            by_order = next((v for (l, _, _), v in reported.items() if l == label), {})
+            if any(order not in by_order for order in self.reported):
+                continue  # a run on a reported order failed: counted in `failed`
+            result["learners"][label] = {
+                "setting": compare_vw.describe_params(label, *choice["key"][1:]), "selection": 1 - choice["selection"],
+                "loss": {order: 1 - by_order[order] for order in self.reported}}
+        result["glimpse_seconds"] = time.perf_counter() - started
+        if self.vw:
+            settings = vw_settings(k, self.args.learning_rates)
+            chosen = self.choose(self.vw_accuracies(name, k, settings, self.selecting), reported=False)
+            options = {family: dict(settings[family])[choice["key"][1]] for family, choice in chosen.items()}
+            reported = self.vw_accuracies(name, k, {family: [(chosen[family]["key"][1], options[family])]
+                                                    for family in chosen}, self.reported)
+            for family, choice in chosen.items():
+                by_order = reported[(family, choice["key"][1])]
+                result["learners"][family] = {"setting": choice["key"][1], "options": options[family],
+                                              "selection": 1 - choice["selection"],
+                                              "loss": {order: 1 - by_order[order] for order in self.reported}}
+        if self.vw and OPENML.get(name, {}).get("id") in BAKEOFF_OAA:
+            result["oaa_check"] = self.oaa_check(name, k)
+        result["seconds"] = time.perf_counter() - started
+        result["vw_seconds"] = result["seconds"] - result["glimpse_seconds"]
+        self.discard_orders(name)
+        return result
+
+    def oaa_check(self, name, k):
+        """VW --oaa the bake-off's way (its run_vw_job.py: -b 24, the nine learning rates; rows as its oml_to_vw.py
+        writes them) on each reported order: {rate: {order: loss}}."""
+        files = {}
+        for seed in self.reported:
+            files[seed] = os.path.join(self.work, f"{name}_o{seed}.bakeoff.vw")
+            run(["/usr/bin/python3", os.path.join(compare_vw.HERE, "vw_input.py"),
+                 os.path.join(self.installed, name + ".h5"), files[seed], "--seed", str(seed), "--as-bakeoff"])
+            run([self.vw, "-d", files[seed], "--cache_file", files[seed] + ".cache", *VW_BITS.split(), "--oaa", str(k),
+                 "--quiet"])
+
+        def one(job):
+            seed, rate = job
+            out = run([self.vw, "-d", files[seed], "--cache_file", files[seed] + ".cache", *VW_BITS.split(),
+                       "--oaa", str(k), "-l", str(rate)])
+            return seed, compare_vw.vw_loss(out.stderr, f"vw --oaa {k} -l {rate} on {files[seed]}")
+
+        jobs = [(s, r) for r in (VW_DEFAULT_RATE,) + LEARNING_RATES for s in self.reported]
+        losses = {}
+        with ThreadPoolExecutor(self.args.jobs) as pool:
+            for (seed, rate), (_, loss) in zip(jobs, pool.map(one, jobs)):
+                losses.setdefault(rate, {})[seed] = loss
+        return losses
+
+    def discard_orders(self, name):
+        """A dataset's orders are not needed once its runs are read (fashion-MNIST's take gigabytes)."""
+        for entry in os.listdir(self.work):
+            if entry.startswith(f"{name}_o"):
+                os.remove(os.path.join(self.work, entry))
+        for entry in os.listdir(self.data):
+            if entry.startswith(f"{name}_o"):
+                os.remove(os.path.join(self.data, entry))
+
+
+# --- the analysis ---------------------------------------------------------------------------------------------------
+def mean_loss(result, learner):
+    return float(np.mean(list(result["learners"][learner]["loss"].values())))
+
+
+def ranking(results, learners):
+    """Average ranks (1 = lowest mean loss; ties share the mean rank) over `results`, the Friedman test, and Holm's
+    step-down comparisons of every learner with the best-ranked, with z from the average ranks (Demsar 2006), as
+    `glimpse report` computes them for a sweep. Returns None for fewer than two datasets or learners."""
+    from scipy import stats as sps
+
+    if len(results) < 2 or len(learners) < 2:
+        return None
+    table = np.array([[mean_loss(r, learner) for learner in learners] for r in results])
+    ranks = np.array([sps.rankdata(row) for row in table]).mean(axis=0)
+    n, k = table.shape
+    friedman_p = float(sps.friedmanchisquare(*table.T).pvalue) if k >= 3 else math.nan
+    best = int(np.argmin(ranks))
+    scale = math.sqrt(k * (k + 1) / (6.0 * n))
+    comparisons = sorted(((learners[j], (ranks[j] - ranks[best]) / scale) for j in range(k) if j != best),
+                         key=lambda c: abs(c[1]), reverse=True)
+    holm, rejecting = [], True
+    for i, (learner, z) in enumerate(comparisons):
+        p = float(2 * sps.norm.sf(abs(z)))
+        threshold = stats.ALPHA / (len(comparisons) - i)
+        rejecting = rejecting and p < threshold
+        holm.append({"learner": learner, "z": float(z), "p": p, "threshold": threshold, "differs": rejecting})
+    # Nemenyi's critical difference of average ranks, for the figure only (the page's tests are Holm's).
+    cd = float(sps.studentized_range.ppf(1 - stats.ALPHA, k, np.inf) / math.sqrt(2) * scale)
+    return {"learners": learners, "ranks": {l: float(r) for l, r in zip(learners, ranks)}, "best": learners[best],
+            "friedman_p": friedman_p, "holm": holm, "datasets": n, "critical_difference": cd}
+
+
+def wins_losses(results, learners):
+    """{(a, b): (wins, losses)}: datasets where a's loss is lower (higher) than b's and the paired t-test over the
+    reported orders is significant at the page's level."""
+    matrix = {}
+    warnings.filterwarnings("ignore", "Precision loss", RuntimeWarning)  # near-equal orders: the test says so itself
+    for a in learners:
+        for b in learners:
+            if a == b:
+                continue
+            wins = losses = 0
+            for r in results:
+                comparison = stats.compare(r["learners"][a]["loss"], r["learners"][b]["loss"])
+                if comparison.significant:
+                    wins += comparison.difference < 0
+                    losses += comparison.difference > 0
+            matrix[(a, b)] = (wins, losses)
+    return matrix
+
+
+def best_of(result, learners):
+    """The learner of `learners` with the lowest loss on the selection orders: the choice a user would make."""
+    return min(learners, key=lambda learner: result["learners"][learner]["selection"])
+
+
+def write_figure(results, overall, img_dir):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, max(3.5, 0.26 * len(overall["learners"]) + 1)))
+    order = sorted(overall["learners"], key=lambda l: overall["ranks"][l])
+    y = np.arange(len(order))[::-1]
+    colours = ["tab:red" if l.startswith("VW") else "tab:blue" for l in order]
+    left.scatter([overall["ranks"][l] for l in order], y, c=colours, zorder=3)
+    left.set_yticks(y, order, fontsize=7)
+    best = overall["ranks"][order[0]]
+    left.plot([best, best + overall["critical_difference"]], [y[0] + 0.6] * 2, color="black", lw=2)
+    left.text(best, y[0] + 0.9, f"Nemenyi CD = {overall['critical_difference']:.2f}", fontsize=7)
+    left.set_xlabel(f"average rank over {overall['datasets']} datasets (1 = best)")
+    left.set_title("bandit learners (blue: glimpse, red: VW)", fontsize=9)
+    left.grid(alpha=0.3)
+    glimpse_learners = [l for l in overall["learners"] if not l.startswith("VW")]
+    vw_learners = [l for l in overall["learners"] if l.startswith("VW")]
+    if vw_learners:
+        xs = [100 * mean_loss(r, best_of(r, vw_learners)) for r in results]
+        ys = [100 * mean_loss(r, best_of(r, glimpse_learners)) for r in results]
+        right.scatter(xs, ys, zorder=3)
+        for r, x, yv in zip(results, xs, ys):
+            right.annotate(r["name"], (x, yv), fontsize=6)
+        top = max(xs + ys + [1]) * 1.05
+        right.plot([0, top], [0, top], color="black", lw=0.8)
+        right.set_xlim(0, top)
+        right.set_ylim(0, top)
+        right.set_xlabel("VW's best bandit setting: loss %")
+        right.set_ylabel("glimpse's best bandit learner: loss %")
+        right.set_title("per dataset, each side's best chosen on the selection orders\n(below the line: glimpse lower)",
+                        fontsize=9)
+        right.grid(alpha=0.3)
+    else:
+        right.axis("off")
+        right.text(0.5, 0.5, "no VW binary: glimpse's side only", ha="center")
+    fig.tight_layout()
+    os.makedirs(img_dir, exist_ok=True)
+    matplotlib.rcParams["svg.hashsalt"] = "glimpse"  # the same figure, the same file
+    for ext in ("png", "svg"):
+        fig.savefig(os.path.join(img_dir, f"ranks.{ext}"), dpi=110,
+                    metadata={"Date": None} if ext == "svg" else {"Software": None})
+    plt.close(fig)
+
+
+def loss_text(losses):
+    mean, std = stats.mean_std([100 * v for v in losses.values()])
+    return f"{mean:.1f} ({std:.1f})"
+
+
+def statement(ranked, what):
+    """The best learner of a ranking and the significance behind it, in words."""
+    if ranked is None:
+        return f"- **{what}**: fewer than two datasets, no ranking."
+    same = [c["learner"] for c in ranked["holm"] if not c["differs"]]
+    friedman = (f"Friedman p = {ranked['friedman_p']:.2g}" +
+                ("" if ranked["friedman_p"] < stats.ALPHA else ": the learners are not shown to differ"))
+    text = (f"- **{what}** ({ranked['datasets']} datasets): **{ranked['best']}**, average rank "
+            f"{ranked['ranks'][ranked['best']]:.2f} of {len(ranked['learners'])}; {friedman}. ")
+    if same:
+        text += (f"Holm's comparisons at {stats.ALPHA} do not separate it from {len(same)} other(s): "
+                 + ", ".join(same) + ".")
+    else:
+        text += "Holm's comparisons separate it from every other learner."
+    return text
+
+
+def write_page(path, results, args, command, versions, seconds, invoked_as, with_vw):
+    bandit = sorted({l for r in results for l in r["learners"] if not is_full(l)})
+    unranked = [l for l in bandit if not all(l in r["learners"] for r in results)]
+    bandit = [l for l in bandit if l not in unranked]  # a ranking needs a result on every dataset
+    full = sorted({l for r in results for l in r["learners"] if is_full(l)})
+    overall = ranking(results, bandit)
+    page_dir = os.path.dirname(os.path.abspath(path))
+    by = f"`{invoked_as}`, which runs `{command}`" if invoked_as else f"`{command}`"
+    lines = [
+        "# The contextual-bandit bake-off, measured",
+        "",
+        f"*Generated by {by}: do not edit this page, rerun it.* {datetime.date.today().isoformat()}, {versions}; "
+        f"{seconds:.0f} s on {os.cpu_count()} cores. Every number below comes from that run.",
+        "",
+        "After Bietti, Agarwal and Langford, \"A Contextual Bandit Bake-off\" (JMLR 22, 2021), which ranked Vowpal "
+        "Wabbit's exploration methods on classification datasets turned into bandit problems. Here glimpse's bandit "
+        "learners stand beside VW's methods on the same rows in the same orders.",
+        "",
+        "## How it was run",
+        "",
+        f"- **Rows**: each dataset's rows with features min-max scaled to [-1, 1] and unit L2 norm "
+        f"(benchmarks/vw_input.py), plus a constant feature on both sides (VW's default, glimpse's bias transform), "
+        f"in {args.orders + args.selection_orders} shuffled orders; the same float32 values for both tools. One pass "
+        "per order.",
+        "- **Metric**: progressive-validation loss, % of rounds whose played label was wrong (the bake-off's "
+        "measure; VW's \"average loss\" under --cbify; 100 minus glimpse's online_accuracy of the proposed label). "
+        f"Mean (std) over the {args.orders} reported orders.",
+        f"- **Selection**: every grid point of every learner ran on {args.selection_orders} selection order(s); each "
+        f"learner kept the point with the lowest mean loss there, and only that point ran on the {args.orders} "
+        "reported orders. Both sides are chosen the same way; no reported number chose its own grid point.",
+        "- **glimpse's grids**: those of benchmarks/compare_vw.py (`GLIMPSE_LEARNERS`), without the sketched ridge "
+        "oracles and spa; a setting names the parameters gridded or set, the rest are the plugin's defaults "
+        "(`glimpse describe NAME`).",
+        (f"- **VW's grids** (VW `--cbify K --cb_explore_adf`): greedy; epsilon-greedy (epsilon 0.02, 0.05, 0.1); bag "
+         "(4, 8, 16, with and without --greedify); cover with --nounif (4, 8, 16 policies, psi 0.01, 0.1, 1); regcb and "
+         "regcbopt (mellowness 0.1, 0.01, 0.001); squarecb (gamma_scale 1 to 1,000); each with cb_type mtr and dr "
+         "(regcb, regcbopt and squarecb: mtr only, all VW accepts) and learning rates "
+         f"{', '.join(str(r) for r in args.learning_rates)}; --oaa K with full labels over the same rates; -b 24 "
+         "hashing throughout. As the bake-off, except no --randomtie (VW 9 has none)."
+         if with_vw else "- **VW**: no `vw` binary was found, so this page has glimpse's side only."),
+        f"- **Tests**: paired t-tests over the reported orders at level {stats.ALPHA} (the win/loss matrix); average "
+        "ranks of the mean losses with the Friedman test and Holm's step-down comparisons with the best-ranked learner "
+        "(z from the average ranks), overall and per group of datasets. Full-label learners are references, not "
+        "ranked.",
+        "",
+        "## Who is best",
+        "",
+        statement(overall, "Overall"),
+    ]
+    if unranked:
+        lines.append("- Not ranked, for want of a result on every dataset (their failed runs are listed per dataset): "
+                     + ", ".join(unranked) + ".")
+    for group, (description, test) in GROUPS.items():
+        members = [r for r in results if test(r["n"], r["d"], r["K"])]
+        lines.append(statement(ranking(members, bandit), f"{group.capitalize()} ({description})"))
+    lines += ["", "![average ranks and the best of each side per dataset](" +
+              os.path.relpath(os.path.join(page_dir, "img", "bakeoff", "ranks.png"), page_dir) + ")", ""]
+    if overall:
+        write_figure(results, overall, os.path.join(page_dir, "img", "bakeoff"))
+        lines += ["## Average ranks", "", "| learner | average rank | z against the best | p | Holm threshold | differs |",
+                  "|---|---|---|---|---|---|"]
+        holm = {c["learner"]: c for c in overall["holm"]}
+        for learner in sorted(bandit, key=lambda l: overall["ranks"][l]):
+            c = holm.get(learner)
+            tail = ("| - | - | - | (the best) |" if c is None else
+                    f"| {c['z']:.2f} | {c['p']:.2g} | {c['threshold']:.2g} | {'yes' if c['differs'] else 'no'} |")
+            lines.append(f"| {learner} | {overall['ranks'][learner]:.2f} " + tail)
+        lines += ["", "## Wins and losses", "",
+                  "Row against column: datasets where the row's loss is significantly lower, minus datasets where it "
+                  "is significantly higher (paired t-test over the reported orders). Columns are numbered as the rows.",
+                  ""]
+        matrix = wins_losses(results, bandit)
+        ordered = sorted(bandit, key=lambda l: overall["ranks"][l])
+        lines.append("| # | learner | " + " | ".join(str(i + 1) for i in range(len(ordered))) + " | wins - losses |")
+        lines.append("|---|---|" + "---|" * (len(ordered) + 1))
+        for i, a in enumerate(ordered):
+            cells = ["" if a == b else f"{matrix[(a, b)][0] - matrix[(a, b)][1]:+d}" for b in ordered]
+            total = sum(matrix[(a, b)][0] - matrix[(a, b)][1] for b in ordered if b != a)
+            lines.append(f"| {i + 1} | {a} | " + " | ".join(cells) + f" | {total:+d} |")
+        lines.append("")
+    lines += ["## Per dataset", "",
+              "Each learner at the grid point its selection orders chose; the lowest mean loss of the bandit learners "
+              "in bold. Datasets by n.", ""]
+    for r in sorted(results, key=lambda r: r["n"]):
+        lines += [f"### {r['name']} (n = {r['n']:,}, d = {r['d']}, K = {r['K']}; {r['seconds']:.0f} s)", "",
+                  "| learner | chosen setting | loss % | loss % on the selection orders |", "|---|---|---|---|"]
+        present = [l for l in bandit + full if l in r["learners"]]
+        lowest = min((mean_loss(r, l) for l in bandit if l in r["learners"]), default=None)
+        for learner in present:
+            entry = r["learners"][learner]
+            loss = loss_text(entry["loss"])
+            if not is_full(learner) and mean_loss(r, learner) == lowest:
+                loss = f"**{loss}**"
+            lines.append(f"| {learner} | {entry['setting']} | {loss} | {100 * entry['selection']:.1f} |")
+        if r["failed"]:
+            lines += ["", "glimpse runs that failed (their grid points left out): " +
+                      ", ".join(f"{label} {count}" for label, count in sorted(r["failed"].items())) + "."]
+        lines.append("")
+    checked = [r for r in results if "oaa_check" in r]
+    if checked:
+        lines += ["## The suite against the bake-off's published numbers", "",
+                  "The bake-off's repository (albietz/cb_bakeoff, oaa_loss.txt) publishes VW --oaa's progressive loss "
+                  "with full labels per OpenML dataset, each on one unseeded order, without saying at which learning "
+                  "rate (its run_vw_job.py runs --oaa over nine; its eval_loss.py takes the lowest as a dataset's "
+                  "reference). Here VW --oaa ran the bake-off's way (the stored values unscaled, named by column, "
+                  "-b 24) on each reported order of the suite's datasets that are the same data, at VW's default rate "
+                  "0.5 and at each of the nine; the lowest of the nine is taken per order, which favours it. A published "
+                  "value more than 3 points and more than 2 std of our orders away from both columns is marked. Where "
+                  "our rows are known to differ, the difference is named: a reading, not a run that shows it.", "",
+                  "| dataset | OpenML id | bake-off's loss % | ours at -l 0.5 | ours, lowest of the nine rates "
+                  "| how the rows differ |", "|---|---|---|---|---|---|"]
+        for r in sorted(checked, key=lambda r: r["n"]):
+            openml = OPENML[r["name"]]["id"]
+            published, difference = BAKEOFF_OAA[openml], OPENML[r["name"]].get("differs")
+            default = [100 * v for v in r["oaa_check"][VW_DEFAULT_RATE].values()]
+            lowest = [100 * min(r["oaa_check"][rate][order] for rate in LEARNING_RATES)
+                      for order in r["oaa_check"][VW_DEFAULT_RATE]]
+            far = all(abs(100 * published - m) > max(3, 2 * sd) for m, sd in map(stats.mean_std, (default, lowest)))
+            lines.append(f"| {r['name']} | {openml} | {100 * published:.1f}{' **(far from both)**' if far else ''} | "
+                         f"{loss_text(r['oaa_check'][0.5])} | {'%.1f (%.1f)' % stats.mean_std(lowest)} | "
+                         f"{difference or '-'} |")
+        lines.append("")
+    lines += ["## How to rerun", "", "```sh", "build/bin/glimpse datasets install " +
+              " ".join(r["name"] for r in results), invoked_as or command, "```", ""]
+    with open(path, "w") as f:
+        f.write("\n".join(lines))
+    return overall
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("datasets", nargs="*", help="installed datasets (default: none; glimpse reproduce bakeoff "
+                        "names the suite)")
+    parser.add_argument("--orders", type=int, default=10, help="orders reported (default 10)")
+    parser.add_argument("--selection-orders", type=int, default=3, help="other orders that choose grid points (3)")
+    parser.add_argument("--learning-rates", type=lambda text: [float(v) for v in text.split(",")],
+                        default=list(LEARNING_RATES), metavar="R,R,...",
+                        help="VW's learning-rate grid, comma-separated (default the bake-off's nine, 0.001 to 10)")
+    parser.add_argument("--jobs", "-j", type=int, default=os.cpu_count(), help="parallel runs (all cores)")
+    parser.add_argument("--page", default="-", help="the page to write ('-': none)")
+    parser.add_argument("--invoked-as", help="the command to name at the page's top (glimpse reproduce runs this)")
+    parser.add_argument("--plugins", action="store_true", help="print the glimpse plugins this runs (JSON) and stop")
+    parser.add_argument("--no-vw", action="store_true", help="glimpse's side only, even with a VW binary")
+    args = parser.parse_args()
+    args.constant = "with"  # both sides' rows carry a constant feature
+    args.learning_rates = [int(r) if r == int(r) else r for r in args.learning_rates]
+    if args.plugins:
+        names = {"bandit", "full", "online_accuracy", "bias"}
+        for label, learner in GLIMPSE_LEARNERS.items():
+            if label not in LEFT_OUT:
+                names.add(learner["name"])
+                if "base" in learner.get("params", {}):
+                    names.add(learner["params"]["base"])
+        print(json.dumps(sorted(names)))
+        return
+    if not args.datasets:
+        parser.error("name at least one installed dataset")
+    with compare_vw.work_folder("bakeoff.") as work:
+        bakeoff = Bakeoff(args, work)
+        if args.no_vw:
+            bakeoff.vw = None
+        elif not bakeoff.vw:
+            print("bakeoff: no Vowpal Wabbit binary (vw on PATH or VW=...): skipping VW, glimpse's side only",
+                  file=sys.stderr)
+        started = time.perf_counter()
+        results = []
+        for name in args.datasets:
+            if not os.path.exists(os.path.join(bakeoff.installed, name + ".h5")):
+                raise SystemExit(f"bakeoff: {name} is not installed (glimpse datasets install {name})")
+            results.append(bakeoff.compare(name))
+            print(json.dumps({key: round(results[-1][key], 1) if key.endswith("seconds") else results[-1][key]
+                              for key in ("name", "n", "seconds", "glimpse_seconds", "vw_seconds")}), file=sys.stderr)
+        command = "benchmarks/bakeoff.sh " + " ".join(compare_vw.shown_arguments(sys.argv[1:]))
+        if args.page != "-":
+            write_page(args.page, results, args, command.strip(), compare_vw.versions_text(bakeoff),
+                       time.perf_counter() - started, args.invoked_as, bool(bakeoff.vw))
+        json.dump(results, sys.stdout, indent=1, default=str)
+        print()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# benchmarks/bakeoff.sh: (1) its analysis on losses whose ranks, Friedman p and Holm decisions are derived by hand;
+# (2) a run on two tiny datasets with a stand-in `vw` that logs what it ran and whose loss depends on the setting:
+# every grid point runs on the selection order only, only the chosen point on the reported orders, each VW family
+# shows the setting the stand-in makes best, and the page has its rankings, matrix and figure.
+set -euo pipefail
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+export GLIMPSE
+
+# (1) Three learners on four datasets, three orders each. Mean-loss ranks per dataset: (1, 2, 3), (1, 2, 3),
+# (1, 3, 2), (1, 2.5, 2.5), so average ranks A 1, B 2.375, C 2.625. Friedman: chi2 = 12*4/(3*4) * (1 + 2.375^2 +
+# 2.625^2 - 3*4^2/4) = 6.125, over the tie correction 1 - (2^3 - 2)/(4*3*(3^2 - 1)) = 0.9375: 6.5333, p (2 df) =
+# exp(-6.5333/2) = 0.03812. Holm against A, z = (R - 1)/sqrt(3*4/(6*4)): C 2.2981 (p 0.02155 < 0.05/2: differs),
+# then B 1.9445 (p 0.05183 > 0.05: does not).
+PYTHONPATH="$SOURCE_DIR/benchmarks" /usr/bin/python3 - << 'PY'
+import math
+import bakeoff
+
+def result(name, a, b, c):
+    return {"name": name, "learners": {l: {"loss": dict(zip((1, 2, 3), v))} for l, v in zip("ABC", (a, b, c))}}
+
+results = [result("d1", [.10, .11, .12], [.20, .21, .23], [.30, .32, .31]),
+           result("d2", [.10, .11, .12], [.20, .21, .23], [.30, .32, .31]),
+           result("d3", [.10, .11, .12], [.30, .32, .31], [.20, .21, .23]),
+           result("d4", [.10, .11, .12], [.20, .20, .20], [.20, .20, .20])]
+r = bakeoff.ranking(results, ["A", "B", "C"])
+assert r["best"] == "A" and r["ranks"] == {"A": 1.0, "B": 2.375, "C": 2.625}, r
+assert math.isclose(r["friedman_p"], math.exp(-6.125 / 0.9375 / 2), rel_tol=1e-9), r["friedman_p"]
+holm = {c["learner"]: c for c in r["holm"]}
+assert math.isclose(holm["C"]["z"], 1.625 / math.sqrt(0.5)) and holm["C"]["differs"], holm
+assert math.isclose(holm["C"]["p"], 0.02155, abs_tol=5e-5) and holm["C"]["threshold"] == 0.025, holm
+assert math.isclose(holm["B"]["p"], 0.05183, abs_tol=5e-5) and not holm["B"]["differs"], holm
+# Wins: A beats B and C everywhere; B beats C on d1 and d2, loses on d3, ties on d4 (the same losses).
+m = bakeoff.wins_losses(results, ["A", "B", "C"])
+assert m[("A", "B")] == (4, 0) and m[("B", "A")] == (0, 4) and m[("B", "C")] == (2, 1) and m[("C", "B")] == (1, 2), m
+assert bakeoff.ranking(results[:1], ["A", "B", "C"]) is None  # one dataset ranks nothing
+PY
+
+# (2) Two tiny datasets and a stand-in VW.
+mkdir -p "$work/data" "$work/bin"
+/usr/bin/python3 - "$work/data" << 'PY'
+import sys, h5py, numpy as np
+for name, seed in (("tiny_a", 3), ("tiny_b", 4)):
+    rng = np.random.default_rng(seed)
+    y = np.arange(60) % 3 + 1
+    x = rng.normal(size=(60, 4)).astype(np.float32) + y[:, None]
+    with h5py.File(f"{sys.argv[1]}/{name}.h5", "w") as f:
+        f["X"] = x
+        f["y"] = y.astype(np.int32)
+        f.attrs["K"] = 3
+        f.attrs["d"] = 4
+PY
+export GLIMPSE_DATA="$work/data"
+cat > "$work/bin/vw" << 'SH'
+#!/usr/bin/env bash
+# Stand-in for Vowpal Wabbit: logs its data file and options, reports a loss that depends on the setting.
+[ "${1:-}" = --version ] && { echo "9.99.0 (stand-in)"; exit 0; }
+echo "$*" >> "$VW_LOG"
+options="$*"
+loss=0.6
+case $options in
+  *"--epsilon 0.05 --cb_type dr -l 0.1") loss=0.25 ;;
+  *"--regcbopt --mellowness 0.01 --cb_type mtr -l 1") loss=0.2 ;;
+  *"--oaa 3 -b 24 -l 1") loss=0.1 ;;
+esac
+echo "average loss = $loss" >&2
+SH
+chmod +x "$work/bin/vw"
+VW_LOG="$work/vw.log" VW="$work/bin/vw" "$SOURCE_DIR/benchmarks/bakeoff.sh" --orders 2 --selection-orders 1 \
+  --learning-rates 0.1,1 --page "$work/page/bakeoff.md" tiny_a tiny_b > "$work/out.json" 2> "$work/err" ||
+  fail "bakeoff failed: $(cat "$work/err")"
+page=$(cat "$work/page/bakeoff.md")
+# Orders 1-2 are reported, order 3 selects: on it every epsilon setting ran (3 epsilons x 2 cb_types x 2 rates), on
+# each reported order only the chosen one.
+for name in tiny_a tiny_b; do
+  [ "$(grep -c "${name}_o3.vw .*--epsilon 0\.[0-9]" "$work/vw.log")" = 12 ] || fail "not every epsilon point selected on $name"
+  for order in 1 2; do
+    runs=$(grep "${name}_o${order}.vw .*--epsilon 0\.[0-9]" "$work/vw.log")
+    [ "$(wc -l <<< "$runs")" = 1 ] && grep -q -- "--epsilon 0.05 --cb_type dr -l 0.1$" <<< "$runs" ||
+      fail "order $order of $name ran other epsilon points than the chosen one: $runs"
+  done
+done
+grep -qE '^\| VW epsilon-greedy \| epsilon 0.05, cb_type dr, -l 0.1 \| 25.0 \(0.0\) \| 25.0 \|$' <<< "$page" ||
+  fail "epsilon-greedy not at its best setting: $page"
+# The lowest loss of the bandit learners is bold; a full-label reference is never.
+grep -qE '^\| VW regcbopt \| mellowness 0.01, cb_type mtr, -l 1 \| \*\*20.0 \(0.0\)\*\* \|' <<< "$page" || fail "regcbopt row: $page"
+grep -qE '^\| VW oaa \(full labels\) \| -l 1 \| 10.0 \(0.0\) \|' <<< "$page" || fail "no oaa row: $page"
+for learner in cspa banditron bpa confidit squarecb soba newtron gaptron gappletron "explorer: epsilon-greedy around arow"; do
+  grep -qE "^\| $learner \| [^|]+ \| (\*\*)?[0-9.]+ \([0-9.]+\)(\*\*)? \| [0-9.]+ \|$" <<< "$page" || fail "no $learner row"
+done
+for section in "## Who is best" "## Average ranks" "## Wins and losses" "### tiny_a (n = 60, d = 4, K = 3"; do
+  grep -qF "$section" <<< "$page" || fail "no '$section'"
+done
+grep -qE '^- \*\*Overall\*\* \(2 datasets\): \*\*VW regcbopt\*\*, average rank 1.00 of 20; Friedman p = ' <<< "$page" ||
+  fail "no overall statement: $page"
+grep -q "Vowpal Wabbit 9.99.0 (stand-in)" <<< "$page" || fail "VW's version not recorded"
+for ext in png svg; do [ -s "$work/page/img/bakeoff/ranks.$ext" ] || fail "no ranks.$ext"; done
+echo "1 passed, 0 failed"
