@@ -131,10 +131,13 @@ class Bakeoff(Comparison):
             reported = self.vw_accuracies(name, k, {family: [(chosen[family]["key"][1], options[family])]
                                                     for family in chosen}, self.reported)
             for family, choice in chosen.items():
-                by_order = reported[(family, choice["key"][1])]
+                by_order = reported.get((family, choice["key"][1]), {})
+                if any(order not in by_order for order in self.reported):
+                    continue  # a run on a reported order failed: counted in vw_failed
                 result["learners"][family] = {"setting": choice["key"][1], "options": options[family],
                                               "selection": 1 - choice["selection"],
                                               "loss": {order: 1 - by_order[order] for order in self.reported}}
+        result["vw_failed"] = self.vw_failed.get(name, {})
         if self.vw and OPENML.get(name, {}).get("id") in BAKEOFF_OAA:
             result["oaa_check"] = self.oaa_check(name, k)
         result["seconds"] = time.perf_counter() - started
@@ -396,9 +399,10 @@ def write_page(path, results, args, command, versions, seconds, invoked_as, with
             if not is_full(learner) and mean_loss(r, learner) == lowest:
                 loss = f"**{loss}**"
             lines.append(f"| {learner} | {entry['setting']} | {loss} | {100 * entry['selection']:.1f} |")
-        if r["failed"]:
-            lines += ["", "glimpse runs that failed (their grid points left out): " +
-                      ", ".join(f"{label} {count}" for label, count in sorted(r["failed"].items())) + "."]
+        for side, failed in (("glimpse", r["failed"]), ("VW", r.get("vw_failed", {}))):
+            if failed:
+                lines += ["", f"{side} runs that failed (their grid points left out): " +
+                          ", ".join(f"{label} {count}" for label, count in sorted(failed.items())) + "."]
         lines.append("")
     checked = [r for r in results if "oaa_check" in r]
     if checked:

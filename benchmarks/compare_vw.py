@@ -141,6 +141,7 @@ class Comparison:
         self.orders = list(range(1, args.orders + args.selection_orders + 1))
         self.reported = self.orders[:args.orders]
         self.vw_bits = ""  # VW's default -b 18; a subclass running VW with another -b names it here
+        self.vw_failed = {}  # dataset -> {family: VW runs that failed}
         self.selecting = self.orders[args.orders:]
 
     def dataset_cache(self):
@@ -182,14 +183,22 @@ class Comparison:
 
         def one(job):
             family, label, options, seed = job
-            result = run(self.vw_command(name, seed, options))
+            result = subprocess.run(self.vw_command(name, seed, options), capture_output=True, text=True)
+            if result.returncode != 0:  # a setting VW refuses or fails on is left out of the choice, and counted
+                print(f"compare_vw: vw {options} failed on {name} order {seed}: {result.stderr.strip()[-300:]}",
+                      file=sys.stderr)
+                return (family, label), seed, None
             return (family, label), seed, 1 - vw_loss(result.stderr, f"vw {options}")
 
         accuracies = {}
         jobs = [(f, l, o, s) for f, l, o in settings for s in orders]
         with ThreadPoolExecutor(self.args.jobs) as pool:
             for key, seed, accuracy in pool.map(one, jobs):
-                accuracies.setdefault(key, {})[seed] = accuracy
+                if accuracy is None:
+                    self.vw_failed.setdefault(name, {}).setdefault(key[0], 0)
+                    self.vw_failed[name][key[0]] += 1
+                else:
+                    accuracies.setdefault(key, {})[seed] = accuracy
         return accuracies
 
     # --- glimpse ------------------------------------------------------------------------------------------------
@@ -275,6 +284,7 @@ class Comparison:
         result["glimpse"] = self.choose(glimpse_acc)
         if self.vw:
             result["vw"] = self.choose(self.vw_accuracies(name, k))
+            result["vw_failed_runs"] = self.vw_failed.get(name, {})
             result["timing"] = self.timing(name, k, result)
         result["seconds"] = time.perf_counter() - started
         return result
@@ -374,6 +384,9 @@ def write_page(path, results, args, command, versions, seconds, invoked_as=None)
                     ratios.append(f"{learner} vs VW {family}: {v / g:.1f}x")
             if ratios:
                 summary += " Whole-process speed, glimpse over VW, same method: " + "; ".join(ratios) + "."
+        if r.get("vw_failed_runs"):
+            summary += (" VW runs that failed (their settings left out of the choice): " +
+                        ", ".join(f"{family} {count}" for family, count in sorted(r["vw_failed_runs"].items())) + ".")
         if r["glimpse_failed_runs"]:
             counts = ", ".join(f"{label} {count}" for label, count in sorted(r["glimpse_failed_runs"].items()))
             summary += (f" glimpse runs that failed (their grid points left out of the selection; `glimpse summary` "

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # benchmarks/bakeoff.sh: (1) its analysis on losses whose ranks, Friedman p and Holm decisions are derived by hand;
-# (2) a run on two tiny datasets with a stand-in `vw` that logs what it ran and whose loss depends on the setting:
-# every grid point runs on the selection order only, only the chosen point on the reported orders, each VW family
-# shows the setting the stand-in makes best, and the page has its rankings, matrix and figure.
+# (2) a run on two tiny datasets with a stand-in `vw` that logs what it ran, whose loss depends on the setting and
+# which fails on one: every grid point runs on the selection order only, only the chosen point on the reported
+# orders, each VW family shows the setting the stand-in makes best, failed runs are counted and left out, and the
+# page has its rankings, matrix and figure.
 set -euo pipefail
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -61,6 +62,7 @@ echo "$*" >> "$VW_LOG"
 options="$*"
 loss=0.6
 case $options in
+  *"--bag 16"*) echo "stand-in refuses bag 16" >&2; exit 1 ;;
   *"--epsilon 0.05 --cb_type dr -l 0.1") loss=0.25 ;;
   *"--regcbopt --mellowness 0.01 --cb_type mtr -l 1") loss=0.2 ;;
   *"--oaa 3 -b 24 -l 1") loss=0.1 ;;
@@ -96,5 +98,10 @@ done
 grep -qE '^- \*\*Overall\*\* \(2 datasets\): \*\*VW regcbopt\*\*, average rank 1.00 of 20; Friedman p = ' <<< "$page" ||
   fail "no overall statement: $page"
 grep -q "Vowpal Wabbit 9.99.0 (stand-in)" <<< "$page" || fail "VW's version not recorded"
+# A VW run that fails leaves its setting out of the choice and is counted: bag 16, with and without greedify, 2
+# cb_types, 2 rates on the one selection order.
+[ "$(grep -c '^VW runs that failed (their grid points left out): VW bag 8\.$' <<< "$page")" = 2 ] ||
+  fail "VW's failed runs not counted: $page"
+grep -qE '^\| VW bag \| bag (4|8)' <<< "$page" || fail "VW bag not chosen among the settings that ran"
 for ext in png svg; do [ -s "$work/page/img/bakeoff/ranks.$ext" ] || fail "no ranks.$ext"; done
 echo "1 passed, 0 failed"
