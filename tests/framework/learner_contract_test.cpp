@@ -3,6 +3,7 @@
 // fingerprints recorded for its declared revision (at its defaults and with each choice or boolean parameter
 // switched alone), so a change of its numbers cannot land without a revision bump
 // (results pages record revisions; `glimpse reproduce --list` then marks them stale).
+#include <Eigen/Core>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -108,6 +109,15 @@ TEST(LearnerContract, SameSeedSamePredictionsAndFiniteScores) {
     EXPECT_EQ(a.scores, b.scores);
     for (const double s : a.scores) ASSERT_TRUE(std::isfinite(s));
   }
+}
+
+TEST(LearnerContract, EigenBlocksTheSameOnEveryCpu) {
+  // Eigen's product and factorisation blocking follows these sizes; read from CPUID they differ between CPUs (a
+  // Zen 5 EPYC reports a 48 KiB L1 and 1 MiB L2) and so did cs_selectron's fingerprints. The build fixes them
+  // (EIGEN_NO_CPUID in CMakeLists.txt) to Eigen's defaults.
+  EXPECT_EQ(Eigen::l1CacheSize(), 32 * 1024);
+  EXPECT_EQ(Eigen::l2CacheSize(), 256 * 1024);
+  EXPECT_EQ(Eigen::l3CacheSize(), 2 * 1024 * 1024);
 }
 
 TEST(LearnerContract, ArithmeticMatchesTheGoldenFingerprintOfItsRevision) {
