@@ -36,6 +36,35 @@ TEST(Explorer, EpsilonGreedyAroundThePerceptronLearnsOnlyFromRightProposals) {
   EXPECT_NEAR(freq[0], 0.1, 0.006);
 }
 
+TEST(Explorer, ImportanceRepeatLearnsARightProposalOneOverItsProbabilityTimes) {
+  // epsilon 1 makes every proposal's probability 1/3, so weight 3 exactly: `repeat` gives the Perceptron its label
+  // 3 times with the round's prediction (greedy 0): w_1 += 3x, w_0 -= 3x, where `none` moves x once.
+  const DenseRow x({1, 2});
+  for (const std::string importance : {"repeat", "none"}) {
+    SCOPED_TRACE(importance);
+    auto learner = explorer_around("perceptron", {{"epsilon", "1"}, {"importance", importance}}, {{"precision", "double"}});
+    learner->reset({10, 2, 3}, 4);
+    Prediction pred = prediction_for(3);
+    learn_proposal(*learner, x.view(), pred, 1, true);
+    const double times = importance == "repeat" ? 3 : 1;
+    EXPECT_EQ(columns_of(*learner, 3)[0], (std::vector<double>{-times, times, 0}));
+  }
+  // epsilon 0.3 around greedy 0: P(2) = 0.1, weight 10 (within rounding): 10 or 11 updates, 10 on average.
+  // Over many fresh learners the mean of w_2's first weight is 10 (a fractional part this small seldom adds one).
+  double total = 0;
+  const int trials = 200;
+  for (int seed = 0; seed < trials; ++seed) {
+    auto learner = explorer_around("perceptron", {{"epsilon", "0.3"}, {"importance", "repeat"}}, {{"precision", "double"}});
+    learner->reset({10, 2, 3}, static_cast<std::uint64_t>(seed));
+    Prediction pred = prediction_for(3);
+    learn_proposal(*learner, x.view(), pred, 2, true);
+    const double moved = columns_of(*learner, 3)[0][2];
+    EXPECT_TRUE(moved == 10 || moved == 11) << moved;
+    total += moved;
+  }
+  EXPECT_NEAR(total / trials, 1 / (0.3 / 3), 0.05);
+}
+
 TEST(Explorer, AWrongProposalBecomesAComplementaryLabelWhenAsked) {
   // Around oaa, a wrong proposal 1 steps class 1 alone toward -1 (the same step as oaa's hand round: its score
   // moves to -(1 - exp(-1/sqrt2))); with `wrong ignore` (the default) nothing moves.
