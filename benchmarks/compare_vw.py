@@ -147,6 +147,20 @@ class Comparison:
         self.vw_bits = ""  # VW's default -b 18; a subclass running VW with another -b names it here
         self.vw_failed = {}  # dataset -> {family: VW runs that failed}
         self.selecting = self.orders[args.orders:]
+        # The tree the page is made from, as it was when the measurement began (edits during a long run must not
+        # change what the page claims): glimpse reproduce's stamp when it runs this, else the tree now.
+        commit, dirty = tree_state(ROOT)
+        self.commit = os.environ.get("GLIMPSE_PAGE_COMMIT") or (
+            commit + (" (with uncommitted changes: not reproducible)" if dirty else ""))
+
+    def vw_versions_text(self):
+        """VW's version (and source commit, when VW_SOURCE_COMMIT names it), or nothing without VW."""
+        if not self.vw:
+            return ""
+        text = ", Vowpal Wabbit " + run([self.vw, "--version"]).stdout.splitlines()[0].strip()
+        if os.environ.get("VW_SOURCE_COMMIT"):  # a VW built from a snapshot prints an empty "git commit"
+            text += f" (built from VowpalWabbit/vowpal_wabbit commit {os.environ['VW_SOURCE_COMMIT']})"
+        return text
 
     def dataset_cache(self):
         """The folder of installed datasets, as `glimpse datasets list` names it (the CLI owns its location)."""
@@ -418,13 +432,7 @@ def work_folder(prefix):
 def versions_text(comparison):
     """glimpse's version and commit, and VW's version (and source commit, when VW_SOURCE_COMMIT names it)."""
     text = run([comparison.glimpse, "--version"]).stdout.strip()
-    commit, dirty = tree_state(ROOT)  # glimpse reproduce refuses a dirty tree unless told to
-    text += ", commit " + commit + (" (with uncommitted changes: not reproducible)" if dirty else "")
-    if comparison.vw:
-        text += ", Vowpal Wabbit " + run([comparison.vw, "--version"]).stdout.splitlines()[0].strip()
-        if os.environ.get("VW_SOURCE_COMMIT"):  # a VW built from a snapshot prints an empty "git commit"
-            text += f" (built from VowpalWabbit/vowpal_wabbit commit {os.environ['VW_SOURCE_COMMIT']})"
-    return text
+    return text + ", commit " + comparison.commit + comparison.vw_versions_text()
 
 
 def shown_arguments(argv):

@@ -113,4 +113,26 @@ grep -qE '^\| iris \| 61 \| 38.7 \| 40.0 \(0.0\) \| 30.0 \(0.0\) \| 10.0 \(0.0\)
 [ "$(grep -c "iris_o[12].bakeoff.vw .*--oaa 3 -l" "$work/vw.log")" = 20 ] || fail "the oaa check did not run 10 rates x 2 orders"
 grep -qE '^\| VW bag \| bag (4|8)' <<< "$page" || fail "VW bag not chosen among the settings that ran"
 for ext in png svg; do [ -s "$work/page/img/bakeoff/ranks.$ext" ] || fail "no ranks.$ext"; done
+# The ledger: one row per dataset, learner and reported order (20 learners and 7 VW families ... counted from the page's
+# own rows), plus iris's oaa check (9 rates that ran x 2 orders); --verify reruns cells bit for bit, and names a row
+# whose loss was changed.
+ledger="$work/page/bakeoff.cells.csv"
+[ "$(head -1 "$ledger")" = "dataset,learner,side,order,loss,setting,run" ] || fail "ledger header: $(head -1 "$ledger")"
+rows_on_page=$(grep -cE '^\| [^|]+ \| [^|]* \| (\*\*)?[0-9.]+ \([0-9.]+\)(\*\*)? \| [0-9.]+ \|$' <<< "$page")
+[ "$(grep -c '^iris,VW --oaa' "$ledger")" = 18 ] || fail "the oaa check's rows in the ledger: $(grep -c '^iris,VW --oaa' "$ledger")"
+[ "$(($(wc -l < "$ledger") - 1 - 18))" = "$((2 * rows_on_page))" ] ||
+  fail "ledger rows $(wc -l < "$ledger") for $rows_on_page learner rows on the page"
+grep -qF "benchmarks/bakeoff.sh --verify" <<< "$page" || fail "the page does not say how to verify it"
+VW_LOG="$work/vw.log" VW="$work/bin/vw" "$SOURCE_DIR/benchmarks/bakeoff.sh" --verify "$ledger" --sample 6 --seed 3 \
+  2> "$work/verify.err" || fail "verify failed: $(cat "$work/verify.err")"
+grep -q "all [0-9]* equal to the ledger bit for bit" "$work/verify.err" || fail "verify: $(cat "$work/verify.err")"
+VW_LOG="$work/vw.log" VW="$work/bin/vw" "$SOURCE_DIR/benchmarks/bakeoff.sh" --verify "$ledger" 2> "$work/verify.err" ||
+  fail "verify of every cell failed: $(cat "$work/verify.err")"
+awk -F, 'BEGIN { OFS = "," } NR > 1 && $2 == "cspa" && $4 == 2 && !done { $5 = "0.123"; done = 1 } { print }' "$ledger" \
+  > "$work/changed.csv"
+if "$SOURCE_DIR/benchmarks/bakeoff.sh" --verify "$work/changed.csv" --no-vw 2> "$work/verify.err"; then
+  fail "verify passed a changed ledger"
+fi
+grep -qE "^DIFFERS: (tiny_a|iris), cspa \(.*\), order 2: ledger 0.123, rerun 0\.[0-9]+" "$work/verify.err" ||
+  fail "verify did not name the changed row: $(cat "$work/verify.err")"
 echo "1 passed, 0 failed"

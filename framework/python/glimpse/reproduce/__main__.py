@@ -10,7 +10,7 @@ from .common import Failure, fail, say
 from .inputs import differences, paper_inputs, recorded_inputs
 from .page import write_page
 from .papers import Paper, papers, runs_folder
-from .running import existing_runs, run_generator, run_protocols
+from .running import existing_runs, run_generator, run_protocols, verify_generator
 from .tool import Glimpse
 from .verify import verify
 
@@ -88,8 +88,7 @@ def main(argv=None):
     out_file = output_page(paper, args)
     if args.verify:
         if paper.generator:
-            fail(f"{paper.id}: its page is written by {paper.generator['command']}, which keeps no ledger of runs to "
-                 "rerun: regenerate it with 'glimpse reproduce " + paper.id + "' and compare")
+            return verify_generator(paper, glimpse, args, out_file)
         return verify(paper, glimpse, args, out_file)
     if paper.generator:
         if args.page_only or args.shard:

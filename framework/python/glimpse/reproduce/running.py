@@ -117,6 +117,26 @@ def existing_runs(paper, args):
     return results
 
 
+def verify_generator(paper, glimpse, args, out_file):
+    """--verify of a page another program writes: that program reruns cells of the page's ledger (PAGE.cells.csv),
+    when paper.json's generator declares it keeps one ("ledger": true), with --sample and --seed passed on."""
+    generator = paper.generator
+    if not generator.get("ledger"):
+        fail(f"{paper.id}: its page is written by {generator['command']}, which keeps no ledger of runs to rerun: "
+             f"regenerate it with 'glimpse reproduce {paper.id}' and compare")
+    ledger = out_file.with_suffix(".cells.csv")
+    if not ledger.exists():
+        fail(f"{ledger}: missing; run 'glimpse reproduce {paper.id}' first")
+    command = [str(paper.root / generator["command"]), "--verify", str(ledger)]
+    for option, value in (("--sample", args.sample), ("--seed", args.seed)):
+        if value is not None:
+            command += [option, str(value)]
+    if args.max_seconds is not None:
+        say(f"--max-seconds: not applied ({generator['command']} draws cells without their runs' times)")
+    say("$ " + " ".join(command))
+    return subprocess.run(command, cwd=paper.root, env=dict(os.environ, GLIMPSE=glimpse.executable)).returncode
+
+
 def run_generator(paper, glimpse, args, out_file, stamp):
     """Runs the program that writes this page (installing the datasets it names), then stamps the fingerprint and
     the tree's state (`stamp`: the line the page carries about its commit)."""
