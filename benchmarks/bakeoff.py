@@ -427,6 +427,28 @@ def statement(ranked, what):
     return text
 
 
+def grid_edges(results, learning_rates):
+    """Where a learner's chosen setting sits at the end of its grid: [(learner, parameter, grid, low, high, of)], for
+    every numeric parameter of three or more values (glimpse's grids; VW's learning rate) chosen at its lowest or
+    highest value on at least a third of the datasets."""
+    rows = []
+    learners = sorted({l for r in results for l in r["learners"]})
+    for learner in learners:
+        chosen = [r["learners"][learner] for r in results if learner in r["learners"]]
+        if learner.startswith("VW "):
+            grids = {"-l": sorted(learning_rates)} if len(learning_rates) >= 3 else {}
+            values = {key: [float(e["setting"].rsplit("-l ", 1)[1]) for e in chosen] for key in grids}
+        else:
+            grids = {key: sorted(v) for key, v in (GLIMPSE_LEARNERS[learner].get("grid") or {}).items()
+                     if len(v) >= 3 and all(isinstance(x, (int, float)) for x in v)}
+            values = {key: [e["run"]["params"][key] for e in chosen] for key in grids}
+        for key, grid in grids.items():
+            low, high = sum(v == grid[0] for v in values[key]), sum(v == grid[-1] for v in values[key])
+            if 3 * max(low, high) >= len(values[key]) > 0:
+                rows.append((learner, key, grid, low, high, len(values[key])))
+    return rows
+
+
 def write_page(path, results, args, command, versions, seconds, invoked_as, with_vw):
     bandit = sorted({l for r in results for l in r["learners"] if not is_full(l)})
     unranked = [l for l in bandit if not all(l in r["learners"] for r in results)]
@@ -508,6 +530,18 @@ def write_page(path, results, args, command, versions, seconds, invoked_as, with
             cells = ["" if a == b else f"{matrix[(a, b)][0] - matrix[(a, b)][1]:+d}" for b in ordered]
             total = sum(matrix[(a, b)][0] - matrix[(a, b)][1] for b in ordered if b != a)
             lines.append(f"| {i + 1} | {a} | " + " | ".join(cells) + f" | {total:+d} |")
+        lines.append("")
+    edges = grid_edges(results, args.learning_rates)
+    if edges:
+        lines += ["## Settings chosen at a grid's end", "",
+                  "Each numeric grid parameter (three values or more; VW's learning rate) whose chosen value was the "
+                  "grid's lowest or highest on at least a third of the datasets: such a learner might do better past "
+                  "that end, so its rank may understate it. The grids are in benchmarks/compare_vw.py "
+                  "(`GLIMPSE_LEARNERS`) and above.", "",
+                  "| learner | parameter | grid | datasets at the lowest | at the highest |", "|---|---|---|---|---|"]
+        for learner, key, grid, low, high, of in edges:
+            lines.append(f"| {learner} | {key} | {', '.join(f'{v:g}' for v in grid)} | {low} of {of} | "
+                         f"{high} of {of} |")
         lines.append("")
     lines += ["## Per dataset", "",
               "Each learner at the grid point its selection orders chose; the lowest mean loss of the bandit learners "

@@ -37,6 +37,16 @@ assert math.isclose(holm["B"]["p"], 0.05183, abs_tol=5e-5) and not holm["B"]["di
 m = bakeoff.wins_losses(results, ["A", "B", "C"])
 assert m[("A", "B")] == (4, 0) and m[("B", "A")] == (0, 4) and m[("B", "C")] == (2, 1) and m[("C", "B")] == (1, 2), m
 assert bakeoff.ranking(results[:1], ["A", "B", "C"]) is None  # one dataset ranks nothing
+# Grid ends, on 4 datasets: bpa's gamma chosen at its lowest value on 2 is listed, cspa's beta (once at its lowest,
+# three times inside) is not; VW's learning rate at 10 (the highest of the nine) on 2 is listed; with a grid of two
+# rates VW is not looked at.
+low, betas = min(bakeoff.GLIMPSE_LEARNERS["bpa"]["grid"]["gamma"]), bakeoff.GLIMPSE_LEARNERS["cspa"]["grid"]["beta"]
+chosen = [{"bpa": {"run": {"params": {"gamma": g}}}, "cspa": {"run": {"params": {"beta": b}}},
+           "VW greedy": {"setting": f"cb_type mtr, -l {l}"}}
+          for g, b, l in ((low, min(betas), 10), (low, 0.3, 0.1), (0.1, 0.3, 10), (0.1, 0.5, 0.1))]
+edges = bakeoff.grid_edges([{"learners": c} for c in chosen], list(bakeoff.LEARNING_RATES))
+assert [(l, k, lo, hi, of) for l, k, _, lo, hi, of in edges] == [("VW greedy", "-l", 0, 2, 4), ("bpa", "gamma", 2, 0, 4)], edges
+assert bakeoff.grid_edges([{"learners": c} for c in chosen], [0.1, 10]) == [e for e in edges if e[0] == "bpa"]
 PY
 
 # (2) Two tiny datasets and a stand-in VW.
