@@ -52,6 +52,13 @@ double surrogate_loss(SurrogateLoss loss, const Scores& scores, std::int32_t y) 
   return m >= 0 ? (1 - m) * (1 - m) : 1 - 2 * m;
 }
 
+// d l / d m_y of the margin losses (hinge, smooth_hinge) at margin m, beside their values above.
+inline double margin_loss_slope(SurrogateLoss loss, double m) {
+  if (loss == SurrogateLoss::hinge) return m < 1 ? -1.0 : 0.0;
+  if (m >= 1) return 0.0;
+  return m >= 0 ? -2 * (1 - m) : -2.0;
+}
+
 // The gap map a(s) = min(1, l(s, y*)): the loss the top label would have, clipped to [0, 1]. It keeps the expected
 // zero-one loss of the gap-mixed prediction p' = (1 - a) e_y* + a/K below the loss for every label y: for y = y*,
 // a (K-1)/K <= a <= l(s, y*); for y != y*, 1 - a/K <= 1 <= l(s, y), as each loss above is at least 1 there.
@@ -107,10 +114,7 @@ class SurrogateGapLearner : public LinearLearner<T> {
     }
     // Margin losses: grad = l'(m) (e_y - e_ybar) x^T with ybar the runner-up.
     const double m = label_margin(pred.scores, y);
-    const double slope = loss_ == SurrogateLoss::hinge ? (m < 1 ? -1.0 : 0.0)
-                         : m >= 1                      ? 0.0
-                         : m >= 0                      ? -2 * (1 - m)
-                                                       : -2.0;
+    const double slope = margin_loss_slope(loss_, m);
     if (slope == 0) return;
     const std::int32_t runner_up = argmax_except(pred.scores, y);
     const double eta = step_size_(step_scale_, 2 * slope * slope * weight * weight * x.squared_norm());
