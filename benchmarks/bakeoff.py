@@ -38,9 +38,8 @@ import argparse
 import csv
 import datetime
 import json
-import math
-import random
 import os
+import random
 import subprocess
 import sys
 import time
@@ -157,13 +156,12 @@ class Bakeoff(Comparison):
     def oaa_check(self, name, k):
         """VW --oaa the bake-off's way (its run_vw_job.py: -b 24, the nine learning rates; rows as its oml_to_vw.py
         writes them) on each reported order: {rate: {order: loss}}."""
-        files = {}
-        for seed in self.reported:
-            files[seed] = os.path.join(self.work, f"{name}_o{seed}.bakeoff.vw")
-            run(["/usr/bin/python3", os.path.join(compare_vw.HERE, "vw_input.py"),
-                 os.path.join(self.installed, name + ".h5"), files[seed], "--seed", str(seed), "--as-bakeoff"])
-            run([self.vw, "-d", files[seed], "--cache_file", files[seed] + ".cache", *VW_BITS.split(), "--oaa", str(k),
-                 "--quiet"])
+        pattern = os.path.join(self.work, f"{name}_o{{seed}}.bakeoff.vw")
+        files = {seed: pattern.replace("{seed}", str(seed)) for seed in self.reported}
+        run(["/usr/bin/python3", os.path.join(compare_vw.HERE, "vw_input.py"), os.path.join(self.installed, name + ".h5"),
+             pattern, "--seed", ",".join(map(str, self.reported)), "--as-bakeoff"])
+        for file in files.values():
+            run([self.vw, "-d", file, "--cache_file", file + ".cache", *VW_BITS.split(), "--oaa", str(k), "--quiet"])
 
         def one(job):
             seed, rate = job
@@ -307,31 +305,11 @@ def mean_loss(result, learner):
 
 
 def ranking(results, learners):
-    """Average ranks (1 = lowest mean loss; ties share the mean rank) over `results`, the Friedman test, and Holm's
-    step-down comparisons of every learner with the best-ranked, with z from the average ranks (Demsar 2006), as
-    `glimpse report` computes them for a sweep. Returns None for fewer than two datasets or learners."""
-    from scipy import stats as sps
-
+    """glimpse.stats.rank_learners over the datasets' mean losses (1 = lowest), or None for fewer than two datasets
+    or learners."""
     if len(results) < 2 or len(learners) < 2:
         return None
-    table = np.array([[mean_loss(r, learner) for learner in learners] for r in results])
-    ranks = np.array([sps.rankdata(row) for row in table]).mean(axis=0)
-    n, k = table.shape
-    friedman_p = float(sps.friedmanchisquare(*table.T).pvalue) if k >= 3 else math.nan
-    best = int(np.argmin(ranks))
-    scale = math.sqrt(k * (k + 1) / (6.0 * n))
-    comparisons = sorted(((learners[j], (ranks[j] - ranks[best]) / scale) for j in range(k) if j != best),
-                         key=lambda c: abs(c[1]), reverse=True)
-    holm, rejecting = [], True
-    for i, (learner, z) in enumerate(comparisons):
-        p = float(2 * sps.norm.sf(abs(z)))
-        threshold = stats.ALPHA / (len(comparisons) - i)
-        rejecting = rejecting and p < threshold
-        holm.append({"learner": learner, "z": float(z), "p": p, "threshold": threshold, "differs": rejecting})
-    # Nemenyi's critical difference of average ranks, for the figure only (the page's tests are Holm's).
-    cd = float(sps.studentized_range.ppf(1 - stats.ALPHA, k, np.inf) / math.sqrt(2) * scale)
-    return {"learners": learners, "ranks": {l: float(r) for l, r in zip(learners, ranks)}, "best": learners[best],
-            "friedman_p": friedman_p, "holm": holm, "datasets": n, "critical_difference": cd}
+    return stats.rank_learners([[mean_loss(r, learner) for learner in learners] for r in results], learners)
 
 
 def wins_losses(results, learners):
@@ -615,6 +593,8 @@ def main():
     parser.add_argument("--invoked-as", help="the command to name at the page's top (glimpse reproduce runs this)")
     parser.add_argument("--plugins", action="store_true", help="print the glimpse plugins this runs (JSON) and stop")
     parser.add_argument("--no-vw", action="store_true", help="glimpse's side only, even with a VW binary")
+    parser.add_argument("--resume", metavar="FOLDER", help="keep each dataset's results in FOLDER and read back "
+                        "those measured with the same inputs (glimpse reproduce passes runs/reproduce/...)")
     parser.add_argument("--verify", metavar="LEDGER", help="rerun the ledger's cells and compare them bit for bit")
     parser.add_argument("--sample", type=int, help="--verify: this many cells, drawn at random with --seed")
     parser.add_argument("--seed", type=int, default=1, help="--verify --sample: the draw's seed (1)")
@@ -642,17 +622,17 @@ def main():
             print("bakeoff: no Vowpal Wabbit binary (vw on PATH or VW=...): skipping VW, glimpse's side only",
                   file=sys.stderr)
         started = time.perf_counter()
-        results = []
         for name in args.datasets:
             if not os.path.exists(os.path.join(bakeoff.installed, name + ".h5")):
                 raise SystemExit(f"bakeoff: {name} is not installed (glimpse datasets install {name})")
-            results.append(bakeoff.compare(name))
-            print(json.dumps({key: round(results[-1][key], 1) if key.endswith("seconds") else results[-1][key]
-                              for key in ("name", "n", "seconds", "glimpse_seconds", "vw_seconds")}), file=sys.stderr)
+        measured = compare_vw.measure_datasets(bakeoff, args.datasets, args.resume, "bakeoff")
+        results = [result for result, _ in measured]
+        # A resumed dataset's time is the time it took when it was measured.
+        seconds = time.perf_counter() - started + sum(result["seconds"] for result, resumed in measured if resumed)
         command = "benchmarks/bakeoff.sh " + " ".join(compare_vw.shown_arguments(sys.argv[1:]))
         if args.page != "-":
-            write_page(args.page, results, args, command.strip(), compare_vw.versions_text(bakeoff),
-                       time.perf_counter() - started, args.invoked_as, bool(bakeoff.vw))
+            write_page(args.page, results, args, command.strip(), compare_vw.versions_text(bakeoff), seconds,
+                       args.invoked_as, bool(bakeoff.vw))
             write_ledger(ledger_path(args.page), results)
         json.dump(results, sys.stdout, indent=1, default=str)
         print()

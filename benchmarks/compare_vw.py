@@ -28,6 +28,7 @@ import contextlib
 import datetime
 import json
 import os
+import pickle
 import re
 import shutil
 import statistics
@@ -54,7 +55,7 @@ GLIMPSE_LEARNERS = {
     "cspa": {"name": "cspa", "grid": {"beta": [0.1, 0.2, 0.3, 0.5, 0.7, 0.9]}},
     "banditron": {"name": "banditron",
                   "grid": {"gamma": [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.4]}},
-    "bpa": {"name": "bpa", "grid": {"gamma": [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.4]}},
+    "bpa": {"name": "bpa", "grid": {"gamma": [0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.4]}},
     "confidit": {"name": "confidit", "grid": {"eta": [0.0001, 0.001, 0.01, 0.1, 1, 10, 100, 1000, 10000, 100000]}},
     "squarecb": {"name": "squarecb", "grid": {"gamma_scale": [1, 10, 100, 500, 1000, 5000],
                                              "eta": [0.03, 0.1, 0.5, 2],
@@ -69,8 +70,8 @@ GLIMPSE_LEARNERS = {
         "name": "squarecb", "params": {"update": "ridge", "second_order": "sketch", "sketch_rank": 20},
         "grid": {"gamma_scale": [100, 500, 1000, 5000], "lambda": [0.1, 1]}},
     "soba": {"name": "soba", "grid": {"gamma": [0.005, 0.01, 0.05, 0.1, 0.2, 0.4], "a": [0.001, 0.01, 0.1, 1, 10]}},
-    "newtron": {"name": "newtron", "grid": {"gamma": [0.0001, 0.001, 0.01, 0.1], "alpha": [0.1, 1, 10, 100],
-                                           "beta": [0.001, 0.01, 0.1, 1], "D": [1, 10, 100],
+    "newtron": {"name": "newtron", "grid": {"gamma": [0.00001, 0.0001, 0.001, 0.01, 0.1], "alpha": [0.1, 1, 10, 100],
+                                           "beta": [0.001, 0.01, 0.1, 1], "D": [0.1, 1, 10, 100],
                                            "projection": ["none", "ball"]}},
     "gaptron": {"name": "gaptron", "grid": {"gamma": [0.0005, 0.002, 0.01, 0.05, 0.2, 0.4],
                                            "eta": [0.001, 0.01, 0.1, 1, 10],
@@ -180,13 +181,11 @@ class Comparison:
 
     # --- inputs -----------------------------------------------------------------------------------------------
     def write_orders(self, name):
-        shape = None
-        for seed in self.orders:
-            out = run(["/usr/bin/python3", os.path.join(HERE, "vw_input.py"), os.path.join(self.installed, name + ".h5"),
-                       self.vw_file(name, seed), "--seed", str(seed), "--h5",
-                       os.path.join(self.data, f"{name}_o{seed}.h5"), "--name", f"{name}_o{seed}"]).stdout
-            shape = tuple(int(v) for v in out.split())
-        return shape
+        """Every order of the dataset's rows, for both tools, from one reading of its file: (n, d, K)."""
+        out = run(["/usr/bin/python3", os.path.join(HERE, "vw_input.py"), os.path.join(self.installed, name + ".h5"),
+                   self.vw_file(name, "{seed}"), "--seed", ",".join(map(str, self.orders)),
+                   "--h5", os.path.join(self.data, f"{name}_o{{seed}}.h5"), "--name", f"{name}_o{{seed}}"]).stdout
+        return tuple(int(v) for v in out.split())
 
     def vw_file(self, name, seed):
         return os.path.join(self.work, f"{name}_o{seed}.vw")
@@ -437,6 +436,46 @@ def work_folder(prefix):
             shutil.rmtree(work, ignore_errors=True)
 
 
+def measure_datasets(comparison, names, resume, tool):
+    """comparison.compare(name) for each dataset in turn, a line on stderr for each: [(result, resumed)]. With a
+    `resume` folder each result is kept there (NAME.pickle, written whole) under a key of everything it depends on
+    (the page's fingerprint when glimpse reproduce runs this, else the commit of a clean tree; the options; glimpse's
+    and VW's versions), and a rerun with the same key reads it back instead of measuring again, so an interrupted
+    page resumes at the dataset it was measuring. A dirty tree outside glimpse reproduce keeps nothing."""
+    fingerprint = os.environ.get("GLIMPSE_PAGE_FINGERPRINT")
+    if resume and not fingerprint and "uncommitted" in comparison.commit:
+        print(f"{tool}: --resume: the tree has uncommitted changes, so nothing kept can be trusted: measuring afresh",
+              file=sys.stderr)
+        resume = None
+    options = {key: value for key, value in sorted(vars(comparison.args).items())
+               if key not in ("page", "invoked_as", "jobs", "resume", "datasets")}
+    key = json.dumps({"inputs": fingerprint or comparison.commit, "options": options,
+                      "versions": run([comparison.glimpse, "--version"]).stdout.strip() + comparison.vw_versions_text()},
+                     sort_keys=True, default=str)
+    if resume:
+        os.makedirs(resume, exist_ok=True)
+    measured = []
+    for name in names:
+        kept = os.path.join(resume, name + ".pickle") if resume else None
+        if kept and os.path.exists(kept):
+            with open(kept, "rb") as f:
+                saved = pickle.load(f)
+            if saved.get("key") == key:
+                measured.append((saved["result"], True))
+                print(json.dumps({"dataset": name, "resumed from": kept}), file=sys.stderr)
+                continue
+        result = comparison.compare(name)
+        if kept:
+            with open(kept + ".partial", "wb") as f:
+                pickle.dump({"key": key, "result": result}, f)
+            os.replace(kept + ".partial", kept)
+        measured.append((result, False))
+        print(json.dumps({field: round(result[field], 1) if field.endswith("seconds") else result[field]
+                          for field in ("name", "n", "seconds", "glimpse_seconds", "vw_seconds") if field in result}),
+              file=sys.stderr)
+    return measured
+
+
 def versions_text(comparison):
     """glimpse's version and commit, and VW's version (and source commit, when VW_SOURCE_COMMIT names it)."""
     text = run([comparison.glimpse, "--version"]).stdout.strip()
@@ -444,10 +483,10 @@ def versions_text(comparison):
 
 
 def shown_arguments(argv):
-    """The arguments as a reader would rerun them: without where the page goes."""
+    """The arguments as a reader would rerun them: without where the page goes and where its results are kept."""
     shown, skip = [], False
     for word in argv:
-        if skip or word in ("--page", "--invoked-as"):
+        if skip or word in ("--page", "--invoked-as", "--resume"):
             skip = not skip
             continue
         shown.append(word)
@@ -466,6 +505,8 @@ def main():
                         help="the page to write (default docs/results/vw_comparison.md; '-' for none)")
     parser.add_argument("--invoked-as", help="the command to name at the page's top (glimpse reproduce runs this)")
     parser.add_argument("--plugins", action="store_true", help="print the glimpse plugins this runs (JSON) and stop")
+    parser.add_argument("--resume", metavar="FOLDER", help="keep each dataset's results in FOLDER and read back "
+                        "those measured with the same inputs (glimpse reproduce passes runs/reproduce/...)")
     parser.add_argument("--learners", nargs="+", metavar="LABEL",
                         help="only these of glimpse's learners (their labels here), e.g. to compare two variants")
     parser.add_argument("--no-vw", action="store_true", help="glimpse's side only, even with a VW binary")
@@ -494,19 +535,20 @@ def main():
             print("compare_vw: no Vowpal Wabbit binary (vw on PATH or VW=...): skipping VW, glimpse's side only",
                   file=sys.stderr)
         started = time.perf_counter()
-        results = []
+        installed = []
         for name in args.datasets:
-            if not os.path.exists(os.path.join(comparison.installed, name + ".h5")):
+            if os.path.exists(os.path.join(comparison.installed, name + ".h5")):
+                installed.append(name)
+            else:
                 print(f"{name}: not installed (glimpse datasets install {name}): skipped", file=sys.stderr)
-                continue
-            r = comparison.compare(name)
-            results.append(r)
-            print(json.dumps({"dataset": name, "seconds": round(r["seconds"], 1)}), file=sys.stderr)
+        measured = measure_datasets(comparison, installed, args.resume, "compare_vw")
+        results = [result for result, _ in measured]
+        # A resumed dataset's time is the time it took when it was measured.
+        seconds = time.perf_counter() - started + sum(result["seconds"] for result, resumed in measured if resumed)
         versions = versions_text(comparison)
         command = "benchmarks/compare_vw.sh " + " ".join(shown_arguments(sys.argv[1:]))
         if args.page != "-":
-            write_page(args.page, results, args, command.strip(), versions, time.perf_counter() - started,
-                       args.invoked_as)
+            write_page(args.page, results, args, command.strip(), versions, seconds, args.invoked_as)
         json.dump(results, sys.stdout, indent=1, default=str)
         print()
 

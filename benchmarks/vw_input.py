@@ -9,6 +9,10 @@ significant digits, which read back as the same float32: with --h5 the same rows
 written as a glimpse dataset file (a dense /X), so glimpse can read them without parsing text.
 
     vw_input.py CACHE_FILE OUT.vw [--seed S] [--h5 OUT.h5 --name NAME]     prints "n d K"
+    vw_input.py CACHE_FILE OUT_{seed}.vw --seed 1,2,3 [--h5 OUT_{seed}.h5 --name NAME_{seed}]
+
+Several seeds (comma-separated) write one order each from one reading of the cache: "{seed}" in OUT, --h5 and
+--name stands for the order's seed.
 
 With --as-bakeoff, the rows are written as the contextual-bandit bake-off's oml_to_vw.py writes OpenML data (for
 benchmarks/bakeoff.py's check of the suite against its published --oaa losses): the stored values unscaled, features
@@ -49,22 +53,32 @@ def write_glimpse_dataset(path, name, x, y, k):
             f.attrs[key] = value
 
 
+def write_vw_rows(path, x, y, decimals):
+    """One VW example per row, label 1..K; zeros left out. `decimals`: a format spec for the values."""
+    with open(path, "w") as out:
+        for i in range(len(y)):
+            nonzero = np.flatnonzero(x[i])
+            out.write(f"{y[i]} | " + " ".join(decimals(j, x[i, j]) for j in nonzero) + "\n")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("cache_file")
     parser.add_argument("output")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=lambda text: [int(v) for v in text.split(",")], default=[1],
+                        help="the shuffle's seed, or several comma-separated (then {seed} in the file names)")
     parser.add_argument("--h5", help="also write the rows, in the same order, as a glimpse dataset file")
     parser.add_argument("--name", default="rows", help="the dataset name recorded in the --h5 file")
     parser.add_argument("--as-bakeoff", action="store_true", help="unscaled values, named 0, 1, ... (see above)")
     args = parser.parse_args()
+    if len(args.seed) > 1 and "{seed}" not in args.output + (args.h5 or "{seed}"):
+        parser.error("several seeds need {seed} in OUT (and in --h5)")
     x, y, k = load(args.cache_file)
     if args.as_bakeoff:
-        order = np.random.default_rng(args.seed).permutation(len(y))
-        with open(args.output, "w") as out:
-            for i in order:
-                nonzero = np.flatnonzero(x[i])
-                out.write(f"{y[i]} | " + " ".join(f"{j}:{x[i, j]:.6f}" for j in nonzero) + "\n")
+        for seed in args.seed:
+            order = np.random.default_rng(seed).permutation(len(y))
+            write_vw_rows(args.output.replace("{seed}", str(seed)), x[order], y[order],
+                          lambda j, v: f"{j}:{v:.6f}")
         print(len(y), x.shape[1], k)
         return
     low, high = x.min(axis=0), x.max(axis=0)
@@ -72,16 +86,14 @@ def main():
     x = np.where(high > low, 2.0 * (x - low) / span - 1.0, 0.0)
     norms = np.linalg.norm(x, axis=1, keepdims=True)
     x = x / np.where(norms > 0, norms, 1.0)
-    order = np.random.default_rng(args.seed).permutation(len(y))
-    x = x[order].astype(np.float32)
-    y = y[order]
-    if args.h5:
-        write_glimpse_dataset(args.h5, args.name, x, y, k)
-    with open(args.output, "w") as out:
-        for i in range(len(y)):
-            nonzero = np.flatnonzero(x[i])
-            features = " ".join(f"f{j + 1}:{x[i, j]:.9g}" for j in nonzero)
-            out.write(f"{y[i]} | {features}\n")  # the cache holds labels 1..K
+    for seed in args.seed:
+        order = np.random.default_rng(seed).permutation(len(y))
+        shuffled_x, shuffled_y = x[order].astype(np.float32), y[order]
+        if args.h5:
+            write_glimpse_dataset(args.h5.replace("{seed}", str(seed)), args.name.replace("{seed}", str(seed)),
+                                  shuffled_x, shuffled_y, k)
+        write_vw_rows(args.output.replace("{seed}", str(seed)), shuffled_x, shuffled_y,
+                      lambda j, v: f"f{j + 1}:{v:.9g}")
     print(len(y), x.shape[1], k)
 
 

@@ -145,4 +145,28 @@ if "$SOURCE_DIR/benchmarks/bakeoff.sh" --verify "$work/changed.csv" --no-vw 2> "
 fi
 grep -qE "^DIFFERS: (tiny_a|iris), cspa \(.*\), order 2: ledger 0.123, rerun 0\.[0-9]+" "$work/verify.err" ||
   fail "verify did not name the changed row: $(cat "$work/verify.err")"
+
+# (3) --resume: each dataset's results are kept under the page's fingerprint; a rerun reads them back and runs nothing,
+# a dataset whose results are missing (an interrupted run) is measured again alone, and another fingerprint measures
+# everything afresh. The page comes out the same.
+resumed() {
+  VW_LOG="$work/vw2.log" VW="$work/bin/vw" GLIMPSE_PAGE_FINGERPRINT="$1" "$SOURCE_DIR/benchmarks/bakeoff.sh" \
+    --orders 2 --selection-orders 1 --learning-rates 0.1,1 --page "$work/page2/bakeoff.md" --resume "$work/kept" \
+    tiny_a iris > /dev/null 2> "$work/err" || fail "bakeoff --resume failed: $(cat "$work/err")"
+}
+resumed '{"a": 1}'
+[ -s "$work/kept/tiny_a.pickle" ] && [ -s "$work/kept/iris.pickle" ] || fail "--resume kept nothing: $(ls "$work/kept")"
+cp "$work/page2/bakeoff.cells.csv" "$work/first.csv"
+: > "$work/vw2.log"
+resumed '{"a": 1}'
+[ ! -s "$work/vw2.log" ] || fail "a resumed run ran VW again: $(head -3 "$work/vw2.log")"
+[ "$(grep -c '"resumed from"' "$work/err")" = 2 ] || fail "not both datasets read back: $(cat "$work/err")"
+cmp -s "$work/first.csv" "$work/page2/bakeoff.cells.csv" || fail "the resumed page's ledger differs"
+rm "$work/kept/iris.pickle"
+resumed '{"a": 1}'
+grep -q "iris_o" "$work/vw2.log" && ! grep -q "tiny_a_o" "$work/vw2.log" || fail "an interrupted dataset not measured alone"
+cmp -s "$work/first.csv" "$work/page2/bakeoff.cells.csv" || fail "the page after an interruption differs"
+: > "$work/vw2.log"
+resumed '{"a": 2}'
+grep -q "tiny_a_o" "$work/vw2.log" && ! grep -q '"resumed from"' "$work/err" || fail "another fingerprint resumed"
 echo "1 passed, 0 failed"

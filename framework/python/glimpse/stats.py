@@ -1,5 +1,6 @@
 """The statistics glimpse's Python side uses, in one place: means and sample standard deviations, Student-t
-intervals, and the two-sample tests behind every claim of a results page (SciPy, Debian's python3-scipy).
+intervals, the two-sample tests behind every claim of a results page, and average ranks over datasets with the
+Friedman test and Holm's comparisons (SciPy, Debian's python3-scipy).
 
 A comparison of two sets of trials is paired (scipy.stats.ttest_rel) when both hold the same trials (the same seeds:
 same rows, same order, same oracle draws) and Welch's t-test (scipy.stats.ttest_ind, equal_var=False) otherwise.
@@ -85,3 +86,32 @@ def spread_comparison(a, b):
         return Comparison(difference, math.nan, False)
     p = float(stats.levene(x, y, center="median").pvalue)
     return Comparison(difference, 1.0 if math.isnan(p) else p, False)
+
+
+def rank_learners(table, learners):
+    """Average ranks over datasets with the Friedman test and Holm's step-down comparisons of every learner with the
+    best-ranked, z from the average ranks (Demsar, JMLR 2006), as `glimpse report` computes them for a sweep.
+    `table`: one row per dataset, one score per learner (lower is better; ties share the mean rank); at least two
+    of each. Returns {learners, ranks: {learner: rank}, best, friedman_p (NaN below three learners), holm: [{learner,
+    z, p, threshold, differs}] from the largest |z|, datasets, critical_difference (Nemenyi's, at ALPHA)}."""
+    import numpy as np
+    from scipy import stats
+
+    table = np.asarray(table, dtype=float)
+    n, k = table.shape
+    ranks = np.array([stats.rankdata(row) for row in table]).mean(axis=0)
+    friedman_p = float(stats.friedmanchisquare(*table.T).pvalue) if k >= 3 else math.nan
+    best = int(np.argmin(ranks))
+    scale = math.sqrt(k * (k + 1) / (6.0 * n))
+    comparisons = sorted(((learners[j], (ranks[j] - ranks[best]) / scale) for j in range(k) if j != best),
+                         key=lambda c: abs(c[1]), reverse=True)
+    holm, rejecting = [], True
+    for i, (learner, z) in enumerate(comparisons):
+        p = float(2 * stats.norm.sf(abs(z)))
+        threshold = ALPHA / (len(comparisons) - i)
+        rejecting = rejecting and p < threshold
+        holm.append({"learner": learner, "z": float(z), "p": p, "threshold": threshold, "differs": rejecting})
+    # Nemenyi's critical difference of average ranks: for figures (the tests are Holm's).
+    cd = float(stats.studentized_range.ppf(1 - ALPHA, k, np.inf) / math.sqrt(2) * scale)
+    return {"learners": list(learners), "ranks": {l: float(r) for l, r in zip(learners, ranks)},
+            "best": learners[best], "friedman_p": friedman_p, "holm": holm, "datasets": n, "critical_difference": cd}

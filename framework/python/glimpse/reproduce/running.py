@@ -139,19 +139,25 @@ def verify_generator(paper, glimpse, args, out_file):
 
 def run_generator(paper, glimpse, args, out_file, stamp):
     """Runs the program that writes this page (installing the datasets it names), then stamps the fingerprint and
-    the tree's state (`stamp`: the line the page carries about its commit)."""
+    the tree's state (`stamp`: the line the page carries about its commit). The program keeps what it has measured
+    in runs/reproduce/(full|quick)/PAPER/ (--resume) under the page's fingerprint, so an interrupted page resumes."""
     generator = paper.generator
     glimpse.install(generator_datasets(generator, args.quick))
     out_file.parent.mkdir(parents=True, exist_ok=True)
+    fingerprint = {"paper": paper.id, "quick": args.quick, "inputs": generator_inputs(paper, glimpse, args.quick)}
+    resume = runs_folder(paper.root, paper.id, args.runs, args.quick)
     invoked = f"glimpse reproduce {paper.id}" + (" --quick" if args.quick else "")
     command = [str(paper.root / generator["command"])] + generator_args(generator, args.quick) + [
-        "--page", str(out_file), "--invoked-as", invoked]
+        "--page", str(out_file), "--invoked-as", invoked, "--resume", str(resume)]
     say("$ " + " ".join(command))
     status = subprocess.run(command, cwd=paper.root, stdout=subprocess.DEVNULL,
-                            env=dict(os.environ, GLIMPSE=glimpse.executable, GLIMPSE_PAGE_COMMIT=stamp)).returncode
+                            env=dict(os.environ, GLIMPSE=glimpse.executable, GLIMPSE_PAGE_COMMIT=stamp,
+                                     GLIMPSE_PAGE_FINGERPRINT=json.dumps(fingerprint, sort_keys=True))).returncode
     if status != 0:
-        fail(f"{generator['command']} failed (exit {status})")
-    fingerprint = {"paper": paper.id, "quick": args.quick, "inputs": generator_inputs(paper, glimpse, args.quick)}
+        fail(f"{generator['command']} failed (exit {status})" + ("; run the same command again to resume"
+                                                                 if status in (130, -2) else ""))
+    if generator_inputs(paper, glimpse, args.quick) != fingerprint["inputs"]:
+        fail(f"the inputs of {paper.id}'s page changed while it was measured: run the same command again")
     with open(out_file, "a") as f:
         f.write(MARKER + json.dumps(fingerprint, sort_keys=True) + " -->\n")
     say(f"wrote {out_file}")
