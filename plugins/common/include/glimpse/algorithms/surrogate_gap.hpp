@@ -29,6 +29,18 @@ double label_margin(const Scores& scores, std::int32_t y) {
   return other < 0 ? 0 : static_cast<double>(scores[y]) - static_cast<double>(scores[other]);
 }
 
+// sum_k exp(s_k - shift); with `terms`, each summand is also written there (the softmax's numerators).
+template <class Scores>
+double shifted_exp_sum(const Scores& scores, double shift, double* terms = nullptr) {
+  double total = 0;
+  for (std::size_t k = 0; k < static_cast<std::size_t>(scores.size()); ++k) {
+    const double term = std::exp(static_cast<double>(scores[k]) - shift);
+    if (terms) terms[k] = term;
+    total += term;
+  }
+  return total;
+}
+
 // hinge: l = max(0, 1 - m_y) (Crammer-Singer multiclass hinge).
 // smooth_hinge: the hinge with its corner rounded: l = (1 - m)^2 on [0, 1], 1 - 2m below 0, 0 above 1; it is
 //   continuously differentiable, and at least 1 wherever y is not the top label (m <= 0).
@@ -41,10 +53,7 @@ double surrogate_loss(SurrogateLoss loss, const Scores& scores, std::int32_t y) 
     double top = sy;
     for (std::size_t k = 0; k < static_cast<std::size_t>(scores.size()); ++k)
       top = std::max(top, static_cast<double>(scores[k]));
-    double total = 0;
-    for (std::size_t k = 0; k < static_cast<std::size_t>(scores.size()); ++k)
-      total += std::exp(static_cast<double>(scores[k]) - top);
-    return (top - sy + std::log(total)) / std::numbers::ln2;
+    return (top - sy + std::log(shifted_exp_sum(scores, top))) / std::numbers::ln2;
   }
   const double m = label_margin(scores, y);
   if (loss == SurrogateLoss::hinge) return std::max(0.0, 1 - m);
@@ -85,7 +94,15 @@ class SurrogateGapLearner : public LinearLearner<T> {
   void predict(const Instance& x, Prediction& pred) override {
     model_.predict_greedy(x, pred);
     const double k = static_cast<double>(probabilities_.size());
-    const double a = surrogate_gap(loss_, pred.scores, pred.predicted);
+    double a;
+    if (loss_ == SurrogateLoss::logistic) {
+      // The gap's softmax, kept for learn()'s gradient: l(s, y*) = log2 sum_k exp(s_k - s_y*), y* the top label.
+      exp_total_ = shifted_exp_sum(pred.scores, pred.scores[static_cast<std::size_t>(pred.predicted)],
+                                   exponentials_.data());
+      a = probabilities_.size() < 2 ? 0.0 : std::clamp(std::log(exp_total_) / std::numbers::ln2, 0.0, 1.0);
+    } else {
+      a = surrogate_gap(loss_, pred.scores, pred.predicted);
+    }
     for (auto& p : probabilities_) p = (1 - gamma_) * a / k + gamma_ / k;
     probabilities_[static_cast<std::size_t>(pred.predicted)] += (1 - gamma_) * (1 - a);
     pred.proposed = rng_.sample(probabilities_);
@@ -98,13 +115,11 @@ class SurrogateGapLearner : public LinearLearner<T> {
     const std::int32_t y = pred.proposed;
     const double weight = 1 / probabilities_[static_cast<std::size_t>(y)];
     if (loss_ == SurrogateLoss::logistic) {
-      // grad = (softmax(s) - e_y) x^T / ln 2
-      const double top = pred.scores[static_cast<std::size_t>(pred.predicted)];
-      double total = 0;
-      for (std::size_t k = 0; k < gradient_.size(); ++k) total += gradient_[k] = std::exp(pred.scores[k] - top);
+      // grad = (softmax(s) - e_y) x^T / ln 2, from the softmax predict() computed for the gap
       double squared = 0;
       for (std::size_t k = 0; k < gradient_.size(); ++k) {
-        gradient_[k] = (gradient_[k] / total - (static_cast<std::int32_t>(k) == y ? 1 : 0)) / std::numbers::ln2;
+        gradient_[k] = (exponentials_[k] / exp_total_ - (static_cast<std::int32_t>(k) == y ? 1 : 0)) /
+                       std::numbers::ln2;
         squared += gradient_[k] * gradient_[k];
       }
       const double eta = step_size_(step_scale_, weight * weight * squared * x.squared_norm());
@@ -128,6 +143,7 @@ class SurrogateGapLearner : public LinearLearner<T> {
   void reset_state(const ProblemShape& shape, std::uint64_t seed) override {
     probabilities_.assign(static_cast<std::size_t>(shape.K), 0.0);
     gradient_.assign(static_cast<std::size_t>(shape.K), 0.0);
+    exponentials_.assign(static_cast<std::size_t>(shape.K), 0.0);
     rng_.reseed(seed);
     step_size_.reset();
   }
@@ -136,6 +152,8 @@ class SurrogateGapLearner : public LinearLearner<T> {
   SurrogateLoss loss_ = SurrogateLoss::hinge;
   StepSize step_size_;
   std::vector<double> probabilities_, gradient_;
+  std::vector<double> exponentials_;  // logistic: exp(s_k - s_y*) of the last predict(), and their sum
+  double exp_total_ = 1;
   Rng rng_;
 };
 
