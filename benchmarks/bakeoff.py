@@ -12,7 +12,8 @@ dataset, learner and reported order, with the grid point or VW options that ran.
 it exits 1 naming every row that differs. VW's cells need the VW binary the page was made with.
 
 Rows: benchmarks/vw_input.py writes N + M shuffled orders of each installed dataset, the same float32 values for
-both tools (features min-max scaled to [-1, 1], rows unit L2); every row also carries a constant feature (VW's
+both tools (features min-max scaled to [-1, 1], a sparse dataset's divided by their largest absolute value so its
+zeros stay zeros; rows unit L2); every row also carries a constant feature (VW's
 default; glimpse's bias transform). One pass per order. Metric: progressive-validation loss, the share of rounds
 whose played (proposed) label was wrong, as the bake-off reports it (VW's "average loss" under --cbify).
 
@@ -449,7 +450,8 @@ def write_page(path, results, args, command, versions, seconds, invoked_as, with
         "",
         "## How it was run",
         "",
-        f"- **Rows**: each dataset's rows with features min-max scaled to [-1, 1] and unit L2 norm "
+        f"- **Rows**: each dataset's rows with features min-max scaled to [-1, 1] (a sparse dataset's divided by "
+        f"their largest absolute value, so that its zeros stay zeros and its rows sparse) and unit L2 norm "
         f"(benchmarks/vw_input.py), plus a constant feature on both sides (VW's default, glimpse's bias transform), "
         f"in {args.orders + args.selection_orders} shuffled orders; the same float32 values for both tools. One pass "
         "per order.",

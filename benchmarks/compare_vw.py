@@ -4,7 +4,8 @@
     benchmarks/compare_vw.sh [--orders N] [--selection-orders M] [--repeats R] [--page FILE] [DATASET...]
 
 For each installed dataset (glimpse datasets install NAME), benchmarks/vw_input.py writes N + M orders of the
-same rows (features min-max scaled to [-1, 1], rows unit L2, shuffled with seeds 1..N+M), each as a VW text file
+same rows (features min-max scaled to [-1, 1], a sparse dataset's divided by their largest absolute value instead;
+rows unit L2, shuffled with seeds 1..N+M), each as a VW text file
 and as a glimpse dataset file with the same float32 values. Orders 1..N are reported; orders N+1..N+M only choose
 each learner's grid point (its best mean accuracy there), the same way on both sides, so no reported number
 picks its own grid point.
