@@ -30,6 +30,7 @@ struct RunSummary {
   std::int64_t failed_round = 0;
   std::vector<NamedScalar> metrics;  // final scalars, in the run's order
   std::vector<NamedCurve> curves;    // read only when asked for (read_run_summary's with_curves), in name order
+  bool operator==(const RunSummary&) const = default;
 };
 
 // One run's, from its group (runs/<id>); with its curves too when `with_curves`.

@@ -161,9 +161,37 @@ void TraceAssembly::copy(const h5::Handle& from, const std::string& id) {
   summaries_[id] = read_run_summary(h5::open_group(from, path), id, true);
 }
 
+RunSummary summary_of_record(const RunRecord& r) {
+  // As read_run_summary reads what write_run_group wrote: the same attributes, the summary group's attributes in
+  // creation order, the curves in the order HDF5 lists a group's members (by name, byte by byte).
+  RunSummary s;
+  s.id = r.id;
+  s.dataset = r.dataset;
+  s.learner = r.learner;
+  s.label = r.label;
+  s.params = r.dataset_variant.empty() ? r.params_json : r.dataset_variant + " " + r.params_json;
+  if (!r.query_rule.empty()) s.params += " " + r.query_rule + r.query_rule_params;
+  s.seed = static_cast<std::int64_t>(r.seed);
+  s.grid_point = r.grid_point;
+  s.rounds = r.rounds;
+  s.seconds = r.seconds;
+  s.peak_rss_mb = r.peak_rss_mb;
+  if (!r.error.empty()) {
+    s.status = schema::status::failed;
+    s.error = r.error;
+    s.failed_round = r.failed_round;
+    return s;
+  }
+  s.status = schema::status::complete;
+  s.metrics = r.scalars;
+  s.curves = r.curves;
+  std::sort(s.curves.begin(), s.curves.end(), [](const NamedCurve& a, const NamedCurve& b) { return a.name < b.name; });
+  return s;
+}
+
 void TraceAssembly::add(const RunRecord& record) {
   write_run_group(file_, record, encode_round_columns(record, deflate_flags_));
-  summaries_[record.id] = read_run_summary(h5::open_group(file_, schema::run_group(record.id)), record.id, true);
+  summaries_[record.id] = summary_of_record(record);
 }
 
 void TraceAssembly::copy(const std::map<std::string, RunSource>& sources) {

@@ -32,6 +32,10 @@ void check_room(const std::filesystem::path& output, std::uintmax_t bytes, std::
 // The bytes the sources' runs take (whole files counted once).
 std::uintmax_t bytes_of(const std::map<std::string, RunSource>& sources);
 
+// The summary read_run_summary(with curves) reads back from the group a record is written as, built from the record
+// itself: the writer keeps it without reading the run back (issue #57).
+RunSummary summary_of_record(const RunRecord& record);
+
 // An output being written under "<output>.tmp". Destroyed unfinished, it removes the temporary file.
 class TraceAssembly {
  public:

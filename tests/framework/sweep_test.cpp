@@ -10,6 +10,8 @@
 #include "profile_print.hpp"
 #include "progress_line.hpp"
 #include "summary.hpp"
+#include "trace_assembly.hpp"
+#include "trace_schema.hpp"
 #include "summary_print.hpp"
 #include "support.hpp"
 #include "trace_store.hpp"
@@ -293,6 +295,37 @@ TEST(RunRecords, DecodeGivesBackEveryFieldAndColumnEncoded) {
   EXPECT_EQ(failed_back.error, "diverged");
   EXPECT_EQ(failed_back.failed_round, 17);
   EXPECT_TRUE(failed_back.y.empty());
+}
+
+// The writer keeps each run's summary from its record instead of reading the run back: both must be the same,
+// curves in HDF5's name order (the record lists "online_accuracy" before "empty"), metrics in creation order, the
+// dataset variant and query rule in params, a failed run's error without metrics or curves.
+TEST_F(Sweep, ARunsSummaryFromItsRecordEqualsTheOneReadBackFromItsGroup) {
+  RunRecord plain = a_full_record();
+  plain.id = "000043", plain.dataset_variant = "", plain.query_rule = "", plain.scalars = {{"b", 1.0}, {"a", 2.0}};
+  RunRecord failed;
+  failed.id = "000001", failed.dataset = "iris", failed.learner = "cspa", failed.label = "cspa", failed.seed = 3;
+  failed.error = "diverged", failed.failed_round = 17;
+  const std::vector<RunRecord> records{a_full_record(), plain, failed};
+  const auto output = dir.path() / "assembled.h5";
+  {
+    TraceAssembly assembly(output);
+    for (const auto& r : records) assembly.add(r);
+    TraceHeader header;
+    header.selection_metric = "online_accuracy", header.selection_goal = schema::selection::maximize;
+    header.selection_per_seed = schema::selection::per_seed_no;
+    assembly.finish(header);
+  }
+  const h5::Handle file = h5::open_file(output, false);
+  for (const auto& r : records)
+    EXPECT_EQ(summary_of_record(r), read_run_summary(h5::open_group(file, schema::run_group(r.id)), r.id, true))
+        << r.id;
+  const RunSummary full = summary_of_record(records[0]);
+  ASSERT_EQ(full.curves.size(), 2u);
+  EXPECT_EQ(full.curves[0].name, "empty");
+  EXPECT_EQ(full.params, R"(scaled {"beta": 0.1} always)");
+  EXPECT_EQ(summary_of_record(plain).metrics, (std::vector<NamedScalar>{{"b", 1.0}, {"a", 2.0}}));
+  EXPECT_EQ(summary_of_record(failed).status, schema::status::failed);
 }
 
 TEST(RunRecords, BytesThatAreNotAWholeRecordAreRefusedNamingWhere) {
