@@ -56,7 +56,7 @@ GLIMPSE_LEARNERS = {
     "cspa": {"name": "cspa", "grid": {"beta": [0.1, 0.2, 0.3, 0.5, 0.7, 0.9]}},
     "banditron": {"name": "banditron",
                   "grid": {"gamma": [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.4]}},
-    "bpa": {"name": "bpa", "grid": {"gamma": [0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.4]}},
+    "bpa": {"name": "bpa", "grid": {"gamma": [0.00002, 0.00005, 0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.4]}},
     "confidit": {"name": "confidit", "grid": {"eta": [0.0001, 0.001, 0.01, 0.1, 1, 10, 100, 1000, 10000, 100000]}},
     "squarecb": {"name": "squarecb", "grid": {"gamma_scale": [1, 10, 100, 500, 1000, 5000],
                                              "eta": [0.03, 0.1, 0.5, 2],
@@ -70,8 +70,8 @@ GLIMPSE_LEARNERS = {
     "squarecb, ridge regression oracle sketched at rank 20 (not in VW)": {
         "name": "squarecb", "params": {"update": "ridge", "second_order": "sketch", "sketch_rank": 20},
         "grid": {"gamma_scale": [100, 500, 1000, 5000], "lambda": [0.1, 1]}},
-    "soba": {"name": "soba", "grid": {"gamma": [0.005, 0.01, 0.05, 0.1, 0.2, 0.4], "a": [0.001, 0.01, 0.1, 1, 10]}},
-    "newtron": {"name": "newtron", "grid": {"gamma": [0.00001, 0.0001, 0.001, 0.01, 0.1], "alpha": [0.1, 1, 10, 100],
+    "soba": {"name": "soba", "grid": {"gamma": [0.001, 0.002, 0.005, 0.01, 0.05, 0.1, 0.2, 0.4], "a": [0.001, 0.01, 0.1, 1, 10]}},
+    "newtron": {"name": "newtron", "grid": {"gamma": [0.00001, 0.0001, 0.001, 0.01, 0.1], "alpha": [0.1, 1, 10, 100, 1000],
                                            "beta": [0.001, 0.01, 0.1, 1], "D": [0.1, 1, 10, 100],
                                            "projection": ["none", "ball"]}},
     "gaptron": {"name": "gaptron", "grid": {"gamma": [0.0005, 0.002, 0.01, 0.05, 0.2, 0.4],
@@ -198,9 +198,13 @@ class Comparison:
 
     def vw_accuracies(self, name, k, settings=None, orders=None):
         """{(family, label): {seed: accuracy}} of `settings` (family -> [(label, options)]; default vw_settings(k))
-        on `orders` (default all); the first run of each order builds its cache (untimed)."""
-        settings = [(family, label, options) for family, grid in (settings or vw_settings(k)).items()
-                    for label, options in grid]
+        on `orders` (default all); the first run of each order builds its cache (untimed). Settings given but empty
+        run nothing (not the default grid, whose family names may be the same as glimpse's learners')."""
+        if settings is None:
+            settings = vw_settings(k)
+        settings = [(family, label, options) for family, grid in settings.items() for label, options in grid]
+        if not settings:
+            return {}
         orders = orders or self.orders
         for seed in orders:  # build caches once per order, serially (two writers of one cache would clash)
             if not os.path.exists(self.vw_file(name, seed) + ".cache"):
