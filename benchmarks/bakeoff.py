@@ -98,6 +98,30 @@ def vw_settings(k, rates=LEARNING_RATES):
     return settings
 
 
+def vw_rate_point(label):
+    """A VW grid label as a point: {"-l": rate, "rest": the label without it}."""
+    rest, rate = label.rsplit("-l ", 1)
+    return {"-l": float(rate), "rest": rest}
+
+
+def end_ties(chosen, selection, grid, points):
+    """The numeric grid parameters (three values or more) whose chosen value is an end of the grid and whose
+    neighbouring grid value, every other parameter as chosen, had the same mean on the selection orders: the end won a
+    tie by coming first (e.g. exploration rates so small that no round explores), so it says nothing about the grid
+    being too narrow. `chosen`: the chosen point's parameters; `points`: [(parameters, mean or None)] of the grid."""
+    ties = []
+    for key, values in grid.items():
+        values = sorted(values) if all(isinstance(v, (int, float)) for v in values) else []
+        if len(values) < 3 or chosen.get(key) not in (values[0], values[-1]):
+            continue
+        neighbour = values[1] if chosen[key] == values[0] else values[-2]
+        same = [mean for params, mean in points if params.get(key) == neighbour
+                and all(params.get(other) == chosen.get(other) for other in set(params) | set(chosen) if other != key)]
+        if same and same[0] == selection:
+            ties.append(key)
+    return ties
+
+
 def is_full(learner):
     return learner.startswith("VW oaa") or GLIMPSE_LEARNERS.get(learner, {}).get("full", False)
 
@@ -129,13 +153,18 @@ class Bakeoff(Comparison):
             by_order = next((v for (l, _, _), v in reported.items() if l == label), {})
             if any(order not in by_order for order in self.reported):
                 continue  # a run on a reported order failed: counted in `failed`
+            grid = {key: values for key, values in (learners[label].get("grid") or {}).items()}
+            points = [(json.loads(key[1]), self.selection_mean(by_seed)) for key, by_seed in selecting.items()
+                      if key[0] == label and key[2] == choice["key"][2]]
             result["learners"][label] = {
                 "setting": compare_vw.describe_params(label, *choice["key"][1:]), "selection": 1 - choice["selection"],
-                "run": fixed[label], "loss": {order: 1 - by_order[order] for order in self.reported}}
+                "run": fixed[label], "loss": {order: 1 - by_order[order] for order in self.reported},
+                "end_ties": end_ties(json.loads(choice["key"][1]), choice["selection"], grid, points)}
         result["glimpse_seconds"] = time.perf_counter() - started
         if self.vw:
             settings = vw_settings(k, self.args.learning_rates)
-            chosen = self.choose(self.vw_accuracies(name, k, settings, self.selecting), reported=False)
+            selecting_vw = self.vw_accuracies(name, k, settings, self.selecting)
+            chosen = self.choose(selecting_vw, reported=False)
             options = {family: dict(settings[family])[choice["key"][1]] for family, choice in chosen.items()}
             reported = self.vw_accuracies(name, k, {family: [(chosen[family]["key"][1], options[family])]
                                                     for family in chosen}, self.reported)
@@ -143,9 +172,14 @@ class Bakeoff(Comparison):
                 by_order = reported.get((family, choice["key"][1]), {})
                 if any(order not in by_order for order in self.reported):
                     continue  # a run on a reported order failed: counted in vw_failed
+                points = [(vw_rate_point(label), self.selection_mean(by_seed))
+                          for (f, label), by_seed in selecting_vw.items() if f == family]
                 result["learners"][family] = {"setting": choice["key"][1], "options": options[family],
                                               "selection": 1 - choice["selection"],
-                                              "loss": {order: 1 - by_order[order] for order in self.reported}}
+                                              "loss": {order: 1 - by_order[order] for order in self.reported},
+                                              "end_ties": end_ties(vw_rate_point(choice["key"][1]),
+                                                                   choice["selection"],
+                                                                   {"-l": self.args.learning_rates}, points)}
         if self.vw and OPENML.get(name, {}).get("id") in BAKEOFF_OAA:
             result["oaa_check"] = self.oaa_check(name, k)
         result["vw_failed"] = self.vw_failed.get(name, {})
@@ -153,6 +187,12 @@ class Bakeoff(Comparison):
         result["vw_seconds"] = result["seconds"] - result["glimpse_seconds"]
         self.discard_orders(name)
         return result
+
+    def selection_mean(self, by_seed):
+        """A grid point's mean accuracy over the selection orders, as choose() computes it (None: a run failed)."""
+        if any(s not in by_seed for s in self.selecting):
+            return None
+        return float(np.mean([by_seed[s] for s in self.selecting]))
 
     def oaa_check(self, name, k):
         """VW --oaa the bake-off's way (its run_vw_job.py: -b 24, the nine learning rates; rows as its oml_to_vw.py
@@ -408,9 +448,10 @@ def statement(ranked, what):
 
 
 def grid_edges(results, learning_rates):
-    """Where a learner's chosen setting sits at the end of its grid: [(learner, parameter, grid, low, high, of)], for
-    every numeric parameter of three or more values (glimpse's grids; VW's learning rate) chosen at its lowest or
-    highest value on at least a third of the datasets."""
+    """Where a learner's chosen setting sits at the end of its grid: [(learner, parameter, grid, low, high, tied, of)],
+    for every numeric parameter of three or more values (glimpse's grids; VW's learning rate) chosen at its lowest or
+    highest value, tied with the next value in neither case (end_ties), or at an end in such a tie (`tied`, not
+    counted in low or high), on at least a third of the datasets."""
     rows = []
     learners = sorted({l for r in results for l in r["learners"]})
     for learner in learners:
@@ -423,9 +464,11 @@ def grid_edges(results, learning_rates):
                      if len(v) >= 3 and all(isinstance(x, (int, float)) for x in v)}
             values = {key: [e["run"]["params"][key] for e in chosen] for key in grids}
         for key, grid in grids.items():
-            low, high = sum(v == grid[0] for v in values[key]), sum(v == grid[-1] for v in values[key])
-            if 3 * max(low, high) >= len(values[key]) > 0:
-                rows.append((learner, key, grid, low, high, len(values[key])))
+            tied = [key in e.get("end_ties", []) for e in chosen]
+            low = sum(v == grid[0] and not t for v, t in zip(values[key], tied))
+            high = sum(v == grid[-1] and not t for v, t in zip(values[key], tied))
+            if 3 * max(low, high, sum(tied)) >= len(values[key]) > 0:
+                rows.append((learner, key, grid, low, high, sum(tied), len(values[key])))
     return rows
 
 
@@ -517,12 +560,15 @@ def write_page(path, results, args, command, versions, seconds, invoked_as, with
         lines += ["## Settings chosen at a grid's end", "",
                   "Each numeric grid parameter (three values or more; VW's learning rate) whose chosen value was the "
                   "grid's lowest or highest on at least a third of the datasets: such a learner might do better past "
-                  "that end, so its rank may understate it. The grids are in benchmarks/compare_vw.py "
+                  "that end, so its rank may understate it. An end chosen in a tie (the next grid value, every other "
+                  "parameter as chosen, had the same mean loss on the selection orders: it won by coming first, and "
+                  "says nothing of the grid's width) is counted in the last column instead. The grids are in benchmarks/compare_vw.py "
                   "(`GLIMPSE_LEARNERS`) and above.", "",
-                  "| learner | parameter | grid | datasets at the lowest | at the highest |", "|---|---|---|---|---|"]
-        for learner, key, grid, low, high, of in edges:
+                  "| learner | parameter | grid | datasets at the lowest | at the highest | at an end in a tie |",
+                  "|---|---|---|---|---|---|"]
+        for learner, key, grid, low, high, tied, of in edges:
             lines.append(f"| {learner} | {key} | {', '.join(f'{v:g}' for v in grid)} | {low} of {of} | "
-                         f"{high} of {of} |")
+                         f"{high} of {of} | {tied} of {of} |")
         lines.append("")
     lines += ["## Per dataset", "",
               "Each learner at the grid point its selection orders chose; the lowest mean loss of the bandit learners "

@@ -45,8 +45,26 @@ chosen = [{"bpa": {"run": {"params": {"gamma": g}}}, "cspa": {"run": {"params": 
            "VW greedy": {"setting": f"cb_type mtr, -l {l}"}}
           for g, b, l in ((low, min(betas), 10), (low, 0.3, 0.1), (0.1, 0.3, 10), (0.1, 0.5, 0.1))]
 edges = bakeoff.grid_edges([{"learners": c} for c in chosen], list(bakeoff.LEARNING_RATES))
-assert [(l, k, lo, hi, of) for l, k, _, lo, hi, of in edges] == [("VW greedy", "-l", 0, 2, 4), ("bpa", "gamma", 2, 0, 4)], edges
+assert [(l, k, lo, hi, t, of) for l, k, _, lo, hi, t, of in edges] == [("VW greedy", "-l", 0, 2, 0, 4),
+                                                                       ("bpa", "gamma", 2, 0, 0, 4)], edges
 assert bakeoff.grid_edges([{"learners": c} for c in chosen], [0.1, 10]) == [e for e in edges if e[0] == "bpa"]
+# An end chosen in a tie with the next value is counted apart: bpa's lowest gamma tied on one of its two datasets
+# leaves 1 of 4 at the lowest and 1 in a tie, each under a third, so bpa is no longer listed; tied on both, it is,
+# with 0 at the lowest and 2 in a tie.
+chosen[0]["bpa"]["end_ties"] = ["gamma"]
+edges = bakeoff.grid_edges([{"learners": c} for c in chosen], list(bakeoff.LEARNING_RATES))
+assert [(l, k, lo, t) for l, k, _, lo, hi, t, of in edges] == [("VW greedy", "-l", 0, 0)], edges
+chosen[1]["bpa"]["end_ties"] = ["gamma"]
+edges = bakeoff.grid_edges([{"learners": c} for c in chosen], list(bakeoff.LEARNING_RATES))
+assert [(l, k, lo, t) for l, k, _, lo, hi, t, of in edges] == [("VW greedy", "-l", 0, 0), ("bpa", "gamma", 0, 2)], edges
+# end_ties: the chosen end's neighbour with every other parameter as chosen decides; a point of another eta does not.
+points = [({"gamma": 2, "eta": 5}, 0.7), ({"gamma": 2, "eta": 6}, 0.8), ({"gamma": 3, "eta": 5}, 0.7)]
+grid = {"gamma": [3, 1, 2], "eta": [5, 6]}
+assert bakeoff.end_ties({"gamma": 1, "eta": 5}, 0.7, grid, points) == ["gamma"]
+assert bakeoff.end_ties({"gamma": 1, "eta": 5}, 0.8, grid, points) == []
+assert bakeoff.end_ties({"gamma": 2, "eta": 5}, 0.7, grid, points) == []  # not an end
+assert bakeoff.end_ties(bakeoff.vw_rate_point("cover 4, -l 10"), 0.5, {"-l": [0.1, 1, 10]},
+                        [(bakeoff.vw_rate_point("cover 4, -l 1"), 0.5), (bakeoff.vw_rate_point("cover 8, -l 1"), 0.4)]) == ["-l"]
 PY
 
 # (2) Two tiny datasets and a stand-in VW.
