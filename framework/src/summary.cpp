@@ -11,23 +11,27 @@
 
 namespace glimpse {
 
+std::string selection_params(const std::string& params_json, const std::string& dataset_variant,
+                             const std::string& query_rule, const std::string& query_rule_params) {
+  std::string params = dataset_variant.empty() ? params_json : dataset_variant + " " + params_json;
+  if (!query_rule.empty()) params += " " + query_rule + query_rule_params;
+  return params;
+}
+
 RunSummary read_run_summary(const h5::Handle& run, const std::string& id, bool with_curves) {
   RunSummary s;
   s.id = id;
   s.dataset = h5::read_string_attribute(run, schema::run::dataset);
   s.learner = h5::read_string_attribute(run, schema::run::learner);
   s.label = h5::has_attribute(run, schema::run::label) ? h5::read_string_attribute(run, schema::run::label) : s.learner;
-  s.params = h5::read_string_attribute(run, schema::run::params);
-  // A dataset variant (a transform grid point) is part of what selection chooses among.
-  if (h5::has_attribute(run, schema::run::dataset_variant)) {
-    const std::string variant = h5::read_string_attribute(run, schema::run::dataset_variant);
-    if (!variant.empty()) s.params = variant + " " + s.params;
-  }
-  // So is the query rule's setting: runs of one learner under different rules (or rule grid points) differ.
-  if (h5::has_attribute(run, schema::run::query_rule)) {
-    const std::string rule = h5::read_string_attribute(run, schema::run::query_rule);
-    if (!rule.empty()) s.params += " " + rule + h5::read_string_attribute(run, schema::run::query_rule_params);
-  }
+  const auto optional_text = [&](const char* name) {
+    return h5::has_attribute(run, name) ? h5::read_string_attribute(run, name) : std::string();
+  };
+  const std::string rule = optional_text(schema::run::query_rule);
+  s.params = selection_params(h5::read_string_attribute(run, schema::run::params),
+                              optional_text(schema::run::dataset_variant), rule,
+                              rule.empty() ? std::string()
+                                           : h5::read_string_attribute(run, schema::run::query_rule_params));
   s.status = h5::has_attribute(run, schema::run::status) ? h5::read_string_attribute(run, schema::run::status)
                                                          : schema::status::incomplete;
   s.seed = h5::read_int_attribute(run, schema::run::seed);

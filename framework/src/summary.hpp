@@ -33,6 +33,10 @@ struct RunSummary {
   bool operator==(const RunSummary&) const = default;
 };
 
+// The params a run is selected by: its learner's parameters (JSON), after its dataset variant (a transform grid point)
+// and followed by its query rule's name and parameters, when it has them: runs that differ in any are other points.
+std::string selection_params(const std::string& params_json, const std::string& dataset_variant,
+                             const std::string& query_rule, const std::string& query_rule_params);
 // One run's, from its group (runs/<id>); with its curves too when `with_curves`.
 RunSummary read_run_summary(const h5::Handle& run, const std::string& id, bool with_curves = false);
 // Writes /summary: one row per run, columns run, dataset, learner, label, params, seed, grid_point, status,

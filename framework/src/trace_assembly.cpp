@@ -169,8 +169,7 @@ RunSummary summary_of_record(const RunRecord& r) {
   s.dataset = r.dataset;
   s.learner = r.learner;
   s.label = r.label;
-  s.params = r.dataset_variant.empty() ? r.params_json : r.dataset_variant + " " + r.params_json;
-  if (!r.query_rule.empty()) s.params += " " + r.query_rule + r.query_rule_params;
+  s.params = selection_params(r.params_json, r.dataset_variant, r.query_rule, r.query_rule_params);
   s.seed = static_cast<std::int64_t>(r.seed);
   s.grid_point = r.grid_point;
   s.rounds = r.rounds;
