@@ -1,9 +1,14 @@
 // The parts log: records appended whole, or cut off again when a write fails.
 #include "parts_log.hpp"
 
+#include <signal.h>
+#include <spawn.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <mutex>
 
 namespace glimpse {
 
@@ -15,6 +20,80 @@ std::vector<char> read_log_payload(const RunSource& source) {
   if (fd >= 0) ::close(fd);
   if (!read) throw Error(source.file.string(), "cannot read a record at byte " + std::to_string(source.offset));
   return image;
+}
+
+namespace {
+
+// Holders started by earlier calls, reaped once they have exited (a long-lived process, such as Python's, would
+// otherwise collect them as zombies).
+std::mutex holders_mutex;
+std::vector<pid_t> holders;
+
+// Starts a process holding `held` open until `release` (a pipe's reading end) reads end of file: /bin/cat reading it
+// as its input, the files as its descriptors 3, 4, ... and nothing else of ours. Spawned, not forked, so that it costs
+// the same whatever this process's size. False when it could not be started.
+bool hold_in_another_process(const std::vector<int>& held, int release) {
+  const int first = 3, count = static_cast<int>(held.size());
+  // Every source moved above the targets 0..first+count-1 first, so that no dup2 below overwrites one still to come.
+  std::vector<int> sources;
+  for (const int fd : held) sources.push_back(::fcntl(fd, F_DUPFD_CLOEXEC, first + count));
+  const int input = ::fcntl(release, F_DUPFD_CLOEXEC, first + count);
+  bool started = input >= 0 && std::find(sources.begin(), sources.end(), -1) == sources.end();
+  if (started) {
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, input, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    for (int i = 0; i < count; ++i) posix_spawn_file_actions_adddup2(&actions, sources[i], first + i);
+    posix_spawn_file_actions_addclosefrom_np(&actions, first + count);
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    sigset_t none;
+    sigemptyset(&none);
+    posix_spawnattr_setsigmask(&attributes, &none);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
+    char name[] = "cat";
+    char* arguments[] = {name, nullptr};
+    char* environment[] = {nullptr};
+    pid_t holder = 0;
+    started = ::posix_spawn(&holder, "/bin/cat", &actions, &attributes, arguments, environment) == 0;
+    posix_spawnattr_destroy(&attributes);
+    posix_spawn_file_actions_destroy(&actions);
+    std::lock_guard lock(holders_mutex);
+    std::erase_if(holders, [](pid_t pid) { return ::waitpid(pid, nullptr, WNOHANG) != 0; });
+    if (started) holders.push_back(holder);
+  }
+  for (const int fd : sources)
+    if (fd >= 0) ::close(fd);
+  if (input >= 0) ::close(input);
+  return started;
+}
+
+}  // namespace
+
+void remove_parts_folder(const std::filesystem::path& folder) {
+  namespace fs = std::filesystem;
+  std::vector<int> held;
+  std::error_code error;
+  for (const auto& item : fs::directory_iterator(folder, error)) {
+    const int fd = ::open(item.path().c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) held.push_back(fd);
+  }
+  int release[2] = {-1, -1};
+  if (!held.empty() && ::pipe2(release, O_CLOEXEC) == 0 && !hold_in_another_process(held, release[0])) {
+    ::close(release[1]);  // nobody holds the files: removing them below frees their pages here
+    release[1] = -1;
+  }
+  for (const int fd : held) ::close(fd);
+  if (release[0] >= 0) ::close(release[0]);
+  try {
+    fs::remove_all(folder);
+  } catch (...) {
+    if (release[1] >= 0) ::close(release[1]);
+    throw;
+  }
+  if (release[1] >= 0) ::close(release[1]);  // the holder reads end of file and exits, and the pages go with it
 }
 
 RunSource PartsLog::append(char kind, const std::string& id, std::span<const char> payload) {

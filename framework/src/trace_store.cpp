@@ -193,7 +193,7 @@ TraceStore::TraceStore(fs::path output, const Protocol& protocol, bool force, Sh
   fs::remove(fs::path(output_.string() + ".tmp"));
   if (force) {
     fs::remove(output_);
-    fs::remove_all(parts_folder());
+    remove_parts_folder(parts_folder());
   }
   const TraceContents contents = read_trace_contents(output_, protocol_hash_text(protocol),
                                                      "pass --force to start afresh, or choose another --output");
@@ -310,7 +310,7 @@ void TraceStore::finalize(std::int64_t total_runs) {
     if (all_in_output && assembled_.empty() && previous.runs_total == header.runs_total &&
         previous.shard == header.shard) {
       close_logs();
-      fs::remove_all(parts_folder());
+      remove_parts_folder(parts_folder());
       return;
     }
   }
@@ -328,7 +328,7 @@ void TraceStore::finalize(std::int64_t total_runs) {
   assembly_.reset();
   assembled_.clear();
   close_logs();
-  fs::remove_all(parts_folder());
+  remove_parts_folder(parts_folder());
 }
 
 void TraceStore::close_logs() noexcept {

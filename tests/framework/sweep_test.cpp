@@ -1,5 +1,8 @@
 // The orchestrator: determinism across thread counts, resume after interruption, protocol guards.
+#include <sys/wait.h>
+
 #include <array>
+#include <chrono>
 #include <fstream>
 #include <set>
 #include <thread>
@@ -224,6 +227,43 @@ TEST_F(Sweep, APartsLogKeepsItsWholeRecordsBeforeATornTail) {
   EXPECT_TRUE(contents.complete.count("000001"));
   EXPECT_EQ(contents.in_flight, std::set<std::string>{"000002"});
   EXPECT_TRUE(contents.failed.empty());
+}
+
+// Removing a finished sweep's parts folder: gone when the call returns, the pages of its (large) logs freed by a
+// process that held them, which then exits; nothing of this process's is left open.
+TEST_F(Sweep, APartsFolderIsGoneAtOnceAndItsHolderExits) {
+  const std::filesystem::path folder = dir.path() / "removed.h5.parts";
+  std::filesystem::create_directories(folder);
+  for (const char* name : {"1-0.log", "1-1.log", "2-0.log"})
+    std::ofstream(folder / name, std::ios::binary) << std::string(4 << 20, 'x');
+  const auto open_descriptors = [] {
+    return std::distance(std::filesystem::directory_iterator("/proc/self/fd"), std::filesystem::directory_iterator());
+  };
+  const auto children = [] {  // this process's children, from every thread's list
+    std::set<pid_t> pids;
+    for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+      std::ifstream list(task.path() / "children");
+      for (pid_t pid; list >> pid;) pids.insert(pid);
+    }
+    return pids;
+  };
+  const auto before = children();
+  const auto descriptors = open_descriptors();
+  remove_parts_folder(folder);
+  EXPECT_FALSE(std::filesystem::exists(folder));
+  EXPECT_EQ(open_descriptors(), descriptors);
+  std::set<pid_t> holders;
+  for (const pid_t pid : children())
+    if (!before.count(pid)) holders.insert(pid);
+  EXPECT_EQ(holders.size(), 1u);  // (listed until reaped, even once it has exited)
+  for (const pid_t holder : holders) {
+    int status = 0;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (::waitpid(holder, &status, WNOHANG) == 0 && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the holder " << holder << " did not exit";
+  }
+  remove_parts_folder(folder);  // a folder that is not there: nothing to do
 }
 
 // A run record with every field set, columns of each width a trace uses.
