@@ -19,6 +19,8 @@ from .papers import CLAIM_SOURCES
 from .ratios import RatioTables
 from .tables import write_table
 
+VERDICT_MARK = "\x00"  # around a placeholder explain() leaves for resolve_verdicts()
+
 
 def tree_state(root):
     """(short commit, the paths with uncommitted changes outside docs/results/): a page is reproducible only from a
@@ -64,6 +66,7 @@ class Page:
         self.img_dir = self.out_dir / "img" / paper.id
         self.explanations = paper.explanations
         self.lines, self.unexplained, self.used_explanations = [], [], []
+        self.pending_verdicts = []  # (cell or claim id, the explanation's key): resolved after every table
         self.counts = {"within 1 std": 0, "within 2 std": 0, "outside 2 std": 0, "no paper number": 0}
         self.claim_counts = {source: {HOLDS: 0, TIE: 0, FAILS: 0} for source in CLAIM_SOURCES}
         self.tables, self.readings = {}, {}
@@ -102,21 +105,44 @@ class Page:
         return [n for n in named if n in self.ids_on_page()]
 
     def explain(self, key):
-        """The verdict text for a cell or claim that needs an explanation; a guess, or one shown by nothing on this
-        page, leaves it unexplained. A cell may also be explained for its whole row: "table3/dna/*"."""
+        """The verdict text for a cell or claim that needs an explanation, as a placeholder that resolve_verdicts()
+        fills in once every table (the readings among them) is written. A cell may also be explained for its whole
+        row: "table3/dna/*"."""
+        found = key
         if key not in self.explanations and key.count("/") == 2 and key.rsplit("/", 1)[0] + "/*" in self.explanations:
-            key = key.rsplit("/", 1)[0] + "/*"
-        if key in self.explanations:
-            if key not in self.used_explanations:
-                self.used_explanations.append(key)
-            ref = f"[E{self.used_explanations.index(key) + 1}]"
-            e = self.explanations[key]
-            if not e.get("guess") and self.shown_by(e):
-                return f"explained {ref}"
+            found = key.rsplit("/", 1)[0] + "/*"
+        if found in self.explanations and found not in self.used_explanations:
+            self.used_explanations.append(found)
+        self.pending_verdicts.append((key, found))
+        return f"{VERDICT_MARK}{len(self.pending_verdicts) - 1}{VERDICT_MARK}"
+
+    def verdict(self, key, found):
+        """A guess, or one shown by nothing on this page, leaves its cell or claim unexplained; so does, for a cell,
+        an explanation shown only by readings none of which brings that cell within 2 paper std (a reading explains
+        the cells its own table moves in, not the ones it was offered for)."""
+        if found not in self.explanations:
+            self.unexplained.append(key)
+            return "**UNEXPLAINED**"
+        ref = f"[E{self.used_explanations.index(found) + 1}]"
+        e = self.explanations[found]
+        shown = self.shown_by(e)
+        if e.get("guess") or not shown:
             self.unexplained.append(key)
             return f"**UNEXPLAINED** (a guess: {ref})"
-        self.unexplained.append(key)
-        return "**UNEXPLAINED**"
+        if key.count("/") == 2 and all(name in self.readings for name in shown):
+            cell = key.split("/", 1)[1]
+            if not any(cell in self.readings[name]["in"] for name in shown):
+                self.unexplained.append(key)
+                return f"**UNEXPLAINED** ({ref} names readings only, and none brings this cell within 2 std)"
+        return f"explained {ref}"
+
+    def resolve_verdicts(self):
+        """Fills in the verdicts explain() left as placeholders."""
+        verdicts = [self.verdict(key, found) for key, found in self.pending_verdicts]
+        for i, line in enumerate(self.lines):
+            if VERDICT_MARK in line:
+                parts = line.split(VERDICT_MARK)
+                self.lines[i] = "".join(verdicts[int(p)] if j % 2 else p for j, p in enumerate(parts))
 
     def reference(self, key):
         """An explanation's mark where none is required: "(see [E3])", or "(a guess: [E3])"."""
@@ -210,6 +236,7 @@ def write_page(paper, run_info, glimpse, args, inputs, total_seconds, out_file):
         for spec in paper.spec["figures"]:
             write_figure(page, spec)
     page.write_differentials()
+    page.resolve_verdicts()
     page.write_explanations()
     if paper.spec.get("not_reproduced"):
         page.lines.append("## Not reproduced here\n")
