@@ -107,10 +107,11 @@ class Page:
     def explain(self, key):
         """The verdict text for a cell or claim that needs an explanation, as a placeholder that resolve_verdicts()
         fills in once every table (the readings among them) is written. A cell may also be explained for its whole
-        row: "table3/dna/*"."""
+        row, "table3/dna/*", or its whole table, "table3/*"."""
         found = key
-        if key not in self.explanations and key.count("/") == 2 and key.rsplit("/", 1)[0] + "/*" in self.explanations:
-            found = key.rsplit("/", 1)[0] + "/*"
+        if key not in self.explanations and key.count("/") == 2:
+            found = next((k for k in (key.rsplit("/", 1)[0] + "/*", key.split("/", 1)[0] + "/*")
+                          if k in self.explanations), key)
         if found in self.explanations and found not in self.used_explanations:
             self.used_explanations.append(found)
         self.pending_verdicts.append((key, found))
