@@ -214,6 +214,9 @@ class Page:
                                                  f"{len(moves['out'])} out; {moves['closer']} closer, {moves['further']} "
                                                  "further)" if moves else ""))
                 line += " Shown by: " + ", ".join(parts) + "."
+            elif shown:  # a guess that names what it rests on: they show the facts it starts from, not its cause
+                line += (" Names on this page: " + ", ".join(f"`{name}`" for name in shown) + ". *(a guess: what it "
+                         "names shows what is measured, not the cause; it counts as unexplained)*")
             else:
                 line += " *(a guess: nothing on this page shows it)*"
             self.lines.append(line)
