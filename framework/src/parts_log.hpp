@@ -71,17 +71,15 @@ void read_log(const std::filesystem::path& path, Take take) {
 // The payload at `source`, read from its log.
 std::vector<char> read_log_payload(const RunSource& source);
 
-// One log of this process in a parts folder, created at its first record (named after the process and a number, never
-// one an earlier sweep left, whose tail may be torn) and starting with the protocol's hash. Not thread-safe: a
-// process appending from several threads at once gives each its own log (TraceStore).
-class PartsLog;
-
 // Removes a parts folder (its files and itself) at once, as fs::remove_all does, but leaves the kernel's work of
 // dropping the files' cached pages (most of what removing a large sweep's logs costs) to a detached process that
 // holds them open until they are unlinked, so that it is off this process's critical path. Falls back to removing
 // them here when that process cannot be made.
 void remove_parts_folder(const std::filesystem::path& folder);
 
+// One log of this process in a parts folder, created at its first record (named after the process and a number, never
+// one an earlier sweep left, whose tail may be torn) and starting with the protocol's hash. Not thread-safe: a
+// process appending from several threads at once gives each its own log (TraceStore).
 class PartsLog {
  public:
   PartsLog(std::filesystem::path folder, std::string protocol_hash)
