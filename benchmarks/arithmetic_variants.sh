@@ -58,7 +58,7 @@ for variant in $variants; do
   esac
 done
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); reference: $(cat "$work/reference/version.txt")"
-PYTHONPATH="$reference/lib/python${PYTHONPATH:+:$PYTHONPATH}" python3 - "$work" $variants << 'PY'
+PYTHONPATH="$reference/lib/python${PYTHONPATH:+:$PYTHONPATH}" /usr/bin/python3 - "$work" $variants << 'PY'
 import sys, pathlib
 import numpy as np
 import glimpse
