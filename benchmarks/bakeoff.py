@@ -137,46 +137,25 @@ class Bakeoff(Comparison):
         started = time.perf_counter()
         n, d, k = self.write_orders(name)
         learners = {label: entry for label, entry in GLIMPSE_LEARNERS.items() if label not in LEFT_OUT}
-        selecting, failed = self.glimpse_accuracies(name, learners, self.selecting, "select")
-        chosen = self.choose(selecting, reported=False)
-        fixed = {}
-        for label, choice in chosen.items():
-            entry = learners[label]
-            params = json.loads(choice["key"][1])
-            named = dict(entry.get("params", {}), **{key: params[key] for key in entry.get("grid", {})})
-            fixed[label] = dict(entry, params=named, grid=None)
-        reported, failed_reported = self.glimpse_accuracies(name, fixed, self.reported, "report")
-        for label, count in failed_reported.items():
-            failed[label] = failed.get(label, 0) + count
+        chosen, failed, selecting = self.glimpse_chosen(name, learners)
         result = {"name": name, "n": n, "d": d, "K": k, "learners": {}, "failed": failed}
         for label, choice in chosen.items():
-            by_order = next((v for (l, _, _), v in reported.items() if l == label), {})
-            if any(order not in by_order for order in self.reported):
-                continue  # a run on a reported order failed: counted in `failed`
-            grid = {key: values for key, values in (learners[label].get("grid") or {}).items()}
+            grid = learners[label].get("grid") or {}
             points = [(json.loads(key[1]), self.selection_mean(by_seed)) for key, by_seed in selecting.items()
                       if key[0] == label and key[2] == choice["key"][2]]
             result["learners"][label] = {
                 "setting": compare_vw.describe_params(label, *choice["key"][1:]), "selection": 1 - choice["selection"],
-                "run": fixed[label], "loss": {order: 1 - by_order[order] for order in self.reported},
+                "run": choice["run"], "loss": {order: 1 - choice["reported"][order] for order in self.reported},
                 "end_ties": end_ties(json.loads(choice["key"][1]), choice["selection"], grid, points)}
         result["glimpse_seconds"] = time.perf_counter() - started
         if self.vw:
-            settings = vw_settings(k, self.args.learning_rates)
-            selecting_vw = self.vw_accuracies(name, k, settings, self.selecting)
-            chosen = self.choose(selecting_vw, reported=False)
-            options = {family: dict(settings[family])[choice["key"][1]] for family, choice in chosen.items()}
-            reported = self.vw_accuracies(name, k, {family: [(chosen[family]["key"][1], options[family])]
-                                                    for family in chosen}, self.reported)
+            chosen, selecting_vw = self.vw_chosen(name, k, vw_settings(k, self.args.learning_rates))
             for family, choice in chosen.items():
-                by_order = reported.get((family, choice["key"][1]), {})
-                if any(order not in by_order for order in self.reported):
-                    continue  # a run on a reported order failed: counted in vw_failed
                 points = [(vw_rate_point(label), self.selection_mean(by_seed))
                           for (f, label), by_seed in selecting_vw.items() if f == family]
-                result["learners"][family] = {"setting": choice["key"][1], "options": options[family],
-                                              "selection": 1 - choice["selection"],
-                                              "loss": {order: 1 - by_order[order] for order in self.reported},
+                loss = {order: 1 - choice["reported"][order] for order in self.reported}
+                result["learners"][family] = {"setting": choice["key"][1], "options": choice["options"],
+                                              "selection": 1 - choice["selection"], "loss": loss,
                                               "end_ties": end_ties(vw_rate_point(choice["key"][1]),
                                                                    choice["selection"],
                                                                    {"-l": self.args.learning_rates}, points)}

@@ -8,13 +8,15 @@ same rows (features min-max scaled to [-1, 1], a sparse dataset's divided by the
 rows unit L2, shuffled with seeds 1..N+M), each as a VW text file
 and as a glimpse dataset file with the same float32 values. Orders 1..N are reported; orders N+1..N+M only choose
 each learner's grid point (its best mean accuracy there), the same way on both sides, so no reported number
-picks its own grid point.
+picks its own grid point; only the chosen points then run on orders 1..N (two stages: a grid costs M orders, not
+N + M).
 
 - VW (one process per run, from its binary cache): --cbify K with an --epsilon grid; --cbify K --cb_explore_adf
   --squarecb with a --gamma_scale grid; --cbify K --cover 4, --bag 4, and --cb_explore_adf --regcb; --oaa K with
   full labels. Accuracy = 1 - VW's average loss (cbify: a wrong proposal costs 1; oaa: progressive error).
-- glimpse (one sweep per dataset over every order): the bandit learners over their grids and the full-label
-  learners, accuracy of the proposed labels over the pass.
+- glimpse (per dataset, a sweep over the selection orders, then one over the reported orders at the chosen
+  points): the bandit learners over their grids and the full-label learners, accuracy of the proposed labels over
+  the pass.
 - Speed: whole process for both tools (load + learn + write; VW from the cache an untimed run wrote, glimpse from
   its dataset file, or with a constant feature from the transformed rows an untimed run kept,
   GLIMPSE_PREPARED_CACHE=always), each learner at its chosen grid point on order 1, REPEATS runs each,
@@ -256,11 +258,14 @@ class Comparison:
             "seeds": 1,
         }
 
-    def glimpse_accuracies(self, name, learners=None, orders=None, label="sweep"):
+    def glimpse_accuracies(self, name, learners=None, orders=None, label="sweep", constants=None):
         """{(label, params json, constant): {seed: accuracy}} and failed runs per label, from sweeps of `learners`
-        (default GLIMPSE_LEARNERS) over `orders` (default all): without and with a constant feature (--constant)."""
+        (default GLIMPSE_LEARNERS) over `orders` (default all): without and with a constant feature (--constant), or
+        with the given `constants` only."""
         accuracies, failed = {}, {}
-        for constant in {"both": (False, True), "without": (False,), "with": (True,)}[self.args.constant]:
+        if constants is None:
+            constants = {"both": (False, True), "without": (False,), "with": (True,)}[self.args.constant]
+        for constant in constants:
             path = os.path.join(self.work, f"{name}_{label}_constant{int(constant)}.json")
             with open(path, "w") as f:
                 json.dump(self.protocol(name, learners or GLIMPSE_LEARNERS, orders or self.orders, label, constant),
@@ -291,29 +296,69 @@ class Comparison:
             json.dump(protocol, f)
         return [self.glimpse, "run", path, "-o", os.path.join(self.work, "timing.h5"), "--quiet", "--force", "-j", "1"]
 
-    # --- selection ----------------------------------------------------------------------------------------------
-    def choose(self, accuracies, reported=None):
-        """Per learner (key[0]), the grid point with the best mean over the selection orders; its results on the
-        reported orders (with `reported=False`, only the choice: its runs on them come later)."""
-        reported = self.reported if reported is None else (reported or [])
+    # --- selection ---------------------------------------------------------------------------------------------
+    def choose(self, accuracies):
+        """Per learner (key[0]), the grid point with the best mean over the selection orders: {learner: {key,
+        selection}}. A point whose run failed on a selection order cannot be compared and is left out."""
         chosen = {}
         for key, by_seed in accuracies.items():
-            if any(s not in by_seed for s in self.selecting + reported):
-                continue  # a failed run: this grid point cannot be compared
+            if any(s not in by_seed for s in self.selecting):
+                continue
             group = key[0]
             selection = float(np.mean([by_seed[s] for s in self.selecting]))
             if group not in chosen or selection > chosen[group]["selection"]:
-                chosen[group] = {"key": key, "selection": selection, "reported": [by_seed[s] for s in reported]}
+                chosen[group] = {"key": key, "selection": selection}
         return chosen
+
+    def glimpse_chosen(self, name, learners=None):
+        """glimpse's side in two stages: every grid point of `learners` (default GLIMPSE_LEARNERS) on the selection
+        orders, then each learner at its chosen point (its constant feature included) on the reported orders only,
+        so no choice sees a reported order, not even whether a run on it failed. Returns (chosen, failed, selecting):
+        chosen = {learner: {key, selection, run: the protocol entry at the chosen point, reported: {order:
+        accuracy}}}, a learner whose run on a reported order failed left out; failed = runs that failed per learner,
+        both stages; selecting = every grid point's accuracies on the selection orders."""
+        learners = learners or GLIMPSE_LEARNERS
+        selecting, failed = self.glimpse_accuracies(name, learners, self.selecting, "select")
+        chosen = self.choose(selecting)
+        for label, choice in chosen.items():
+            entry, params = learners[label], json.loads(choice["key"][1])
+            named = dict(entry.get("params", {}), **{key: params[key] for key in entry.get("grid", {})})
+            choice["run"] = dict(entry, params=named, grid=None)
+        for constant in sorted({choice["key"][2] for choice in chosen.values()}):
+            fixed = {label: choice["run"] for label, choice in chosen.items() if choice["key"][2] == constant}
+            reported, failed_reported = self.glimpse_accuracies(name, fixed, self.reported, "report", (constant,))
+            for label, count in failed_reported.items():
+                failed[label] = failed.get(label, 0) + count
+            for (label, _, _), by_order in reported.items():
+                chosen[label]["reported"] = by_order
+        chosen = {label: choice for label, choice in chosen.items()
+                  if all(order in choice.get("reported", {}) for order in self.reported)}
+        return chosen, failed, selecting
+
+    def vw_chosen(self, name, k, settings=None):
+        """VW's side in the same two stages: every setting (default vw_settings(k)) on the selection orders, then
+        each family's chosen one on the reported orders. Returns (chosen, selecting) as glimpse_chosen, with
+        chosen[family]["options"] the command line options; failed runs are counted in vw_failed."""
+        settings = vw_settings(k) if settings is None else settings
+        selecting = self.vw_accuracies(name, k, settings, self.selecting)
+        chosen = self.choose(selecting)
+        for family, choice in chosen.items():
+            choice["options"] = dict(settings[family])[choice["key"][1]]
+        reported = self.vw_accuracies(name, k, {family: [(choice["key"][1], choice["options"])]
+                                                for family, choice in chosen.items()}, self.reported)
+        for family, choice in chosen.items():
+            choice["reported"] = reported.get((family, choice["key"][1]), {})
+        chosen = {family: choice for family, choice in chosen.items()
+                  if all(order in choice["reported"] for order in self.reported)}
+        return chosen, selecting
 
     def compare(self, name):
         n, d, k = self.write_orders(name)
         started = time.perf_counter()
         result = {"name": name, "n": n, "d": d, "K": k}
-        glimpse_acc, result["glimpse_failed_runs"] = self.glimpse_accuracies(name)
-        result["glimpse"] = self.choose(glimpse_acc)
+        result["glimpse"], result["glimpse_failed_runs"], _ = self.glimpse_chosen(name)
         if self.vw:
-            result["vw"] = self.choose(self.vw_accuracies(name, k))
+            result["vw"], _ = self.vw_chosen(name, k)
             result["vw_failed_runs"] = self.vw_failed.get(name, {})
             result["timing"] = self.timing(name, k, result)
         result["seconds"] = time.perf_counter() - started
@@ -327,8 +372,7 @@ class Comparison:
             commands[("glimpse", label)] = (self.glimpse_timing_protocol(name, label, json.loads(params), constant),
                                             dict(self.env, GLIMPSE_PREPARED_CACHE="always"))
         for family, chosen in result["vw"].items():
-            options = dict(vw_settings(k)[family])[chosen["key"][1]]
-            commands[("vw", family)] = (self.vw_command(name, 1, options), None)
+            commands[("vw", family)] = (self.vw_command(name, 1, chosen["options"]), None)
         # VW runs from the cache its untimed runs wrote; glimpse likewise maps the transformed rows an untimed run
         # kept (GLIMPSE_PREPARED_CACHE=always: the constant feature's copy of the rows is then made once).
         for key, (command, env) in commands.items():
@@ -370,8 +414,8 @@ def write_page(path, results, args, command, versions, seconds, invoked_as=None)
         f"for both tools (VW reads text features named f1, f2, ...; glimpse a dataset file). "
         f"Accuracy: proposed labels right over one pass, mean (std) over the {args.orders} reported orders; each "
         f"learner's grid point (and VW setting's) is the one with the best mean on {args.selection_orders} other "
-        f"orders, so no figure chose its own grid point; a chosen setting names the parameters this comparison sets "
-        f"or grids, the others keep the plugin's defaults (`glimpse describe NAME`). Whether rows carry a constant feature is part of each side's "
+        f"orders, so no figure chose its own grid point (only the chosen points run on the reported orders); a "
+        f"chosen setting names the parameters this comparison sets or grids, the others keep the plugin's defaults (`glimpse describe NAME`). Whether rows carry a constant feature is part of each side's "
         f"grid point: VW's default (constant) or `--noconstant`; glimpse without one or with the bias transform "
         f"appending 1 to each row after the scaling (\"constant feature\" in the chosen setting). VW runs with its "
         f"defaults otherwise (`-b 18` hashing). Whole process: order 1, each learner at its chosen setting, the median "
@@ -383,10 +427,12 @@ def write_page(path, results, args, command, versions, seconds, invoked_as=None)
         lines += [f"## {r['name']} (n = {r['n']}, d = {r['d']}, K = {r['K']})", ""]
         rows = []
         for label, chosen in r["glimpse"].items():
-            rows.append(("glimpse", label, describe_params(label, *chosen["key"][1:]), chosen["reported"],
-                         GLIMPSE_LEARNERS[label].get("full", False), f"glimpse|{label}"))
+            rows.append(("glimpse", label, describe_params(label, *chosen["key"][1:]),
+                         list(chosen["reported"].values()), GLIMPSE_LEARNERS[label].get("full", False),
+                         f"glimpse|{label}"))
         for family, chosen in r.get("vw", {}).items():
-            rows.append(("VW", family, chosen["key"][1], chosen["reported"], "full" in family, f"vw|{family}"))
+            rows.append(("VW", family, chosen["key"][1], list(chosen["reported"].values()), "full" in family,
+                         f"vw|{family}"))
         lines += ["| tool | learner | chosen setting | accuracy % | whole process s (order 1) | rounds/s |",
                   "|---|---|---|---|---|---|"]
         for tool, learner, setting, reported, _, timing_key in rows:
@@ -399,13 +445,14 @@ def write_page(path, results, args, command, versions, seconds, invoked_as=None)
                      key=lambda v: v["selection"])
         best_g_name = next(l for l, v in r["glimpse"].items() if v is best_g)
         summary = (f"Best glimpse bandit learner (chosen on the selection orders): **{best_g_name}**, "
-                   f"{percent(best_g['reported'])}.")
+                   f"{percent(list(best_g['reported'].values()))}.")
         if "vw" in r:
             bandit_vw = {f: v for f, v in r["vw"].items() if "full" not in f}
             best_v_name = max(bandit_vw, key=lambda f: bandit_vw[f]["selection"])
             best_v = bandit_vw[best_v_name]
-            gap = 100 * (np.mean(best_g["reported"]) - np.mean(best_v["reported"]))
-            summary += (f" Best VW bandit setting: **{best_v_name}** ({best_v['key'][1]}), {percent(best_v['reported'])}."
+            gap = 100 * (np.mean(list(best_g["reported"].values())) - np.mean(list(best_v["reported"].values())))
+            summary += (f" Best VW bandit setting: **{best_v_name}** ({best_v['key'][1]}), "
+                        f"{percent(list(best_v['reported'].values()))}."
                         f" glimpse - VW: {gap:+.1f} points ({'at or above' if gap >= 0 else 'below'} VW).")
             ratios = []
             for learner, family in SAME_METHOD.items():

@@ -44,6 +44,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 [ -n "$cache" ] || { echo "no --cache_file" >&2; exit 1; }
+echo "${data##*/} $options" >> "${VW_LOG:-/dev/null}"
 grep -qvE '^[1-3] \| (f[0-9]+:[-0-9.e]+ ?)+$' "$data" && { echo "malformed line in $data" >&2; exit 1; }
 loss=0.6
 case $options in
@@ -54,7 +55,8 @@ esac
 echo "average loss = $loss" >&2
 SH
 chmod +x "$work/bin/vw"
-VW="$work/bin/vw" "$SOURCE_DIR/benchmarks/compare_vw.sh" "${options[@]}" --page "$work/with.md" tiny > /dev/null
+VW="$work/bin/vw" VW_LOG="$work/vw.log" KEEP=1 "$SOURCE_DIR/benchmarks/compare_vw.sh" "${options[@]}" \
+  --page "$work/with.md" tiny > /dev/null 2> "$work/with.err"
 page=$(cat "$work/with.md")
 grep -qE '^\| VW \| epsilon-greedy \| epsilon 0.05 \| 75.0 \(0.0\) \| [0-9.]+ \| [0-9,]+ \|$' <<< "$page" ||
   fail "epsilon-greedy not at its best setting: $page"
@@ -66,3 +68,26 @@ grep -qE "glimpse - VW: [-+][0-9.]+ points" <<< "$page" || fail "no gap: $page"
 grep -qE "banditron vs VW epsilon-greedy: [0-9.]+x; squarecb vs VW squarecb: [0-9.]+x" <<< "$page" ||
   fail "no same-method speed ratios: $page"
 grep -q "Vowpal Wabbit 9.99.0 (stand-in)" <<< "$page" || fail "VW's version not recorded: $page"
+
+# Two stages: the grids run on the selection order (3) only, then each family's or learner's chosen point alone on the
+# reported orders (1, 2), so the reported orders see no other grid point.
+grep -q "^tiny_o3.vw .*--epsilon 0.01" "$work/vw.log" || fail "the epsilon grid did not run on the selection order"
+if grep -E "^tiny_o[12].vw .*--epsilon" "$work/vw.log" | grep -qv -- "--epsilon 0.05"; then
+  fail "a setting not chosen ran on a reported order: $(grep -E '^tiny_o[12].vw' "$work/vw.log")"
+fi
+keep=$(sed -n 's/^work folder: //p' "$work/with.err")
+[ -d "$keep" ] || fail "KEEP=1 named no work folder: $(cat "$work/with.err")"
+trap 'rm -rf "$work" "$keep"' EXIT
+/usr/bin/python3 - "$keep" << 'PY' || fail "glimpse's reported orders ran more than the chosen points"
+import collections, glob, sys, h5py
+runs = collections.Counter()
+for path in glob.glob(sys.argv[1] + "/tiny_report_constant*.h5"):
+    with h5py.File(path, "r") as f:
+        for row in f["summary"][()]:
+            runs[(row["label"].decode(), row["dataset"].decode())] += 1
+labels = {label for label, _ in runs}
+assert len(labels) >= 16, labels
+assert set(runs) == {(label, f"tiny_o{order}") for label in labels for order in (1, 2)}, sorted(runs)
+assert set(runs.values()) == {1}, runs
+PY
+echo "PASS"
