@@ -104,6 +104,11 @@ class Page:
         named = [named] if isinstance(named, str) else named
         return [n for n in named if n in self.ids_on_page()]
 
+    def credited(self, explanation):
+        """What on this page shows an explanation, when it is credited: not a guess and shown by something here
+        (none: it prints as a guess and leaves its cell or claim unexplained)."""
+        return [] if explanation.get("guess") else self.shown_by(explanation)
+
     def explain(self, key):
         """The verdict text for a cell or claim that needs an explanation, as a placeholder that resolve_verdicts()
         fills in once every table (the readings among them) is written. A cell may also be explained for its whole
@@ -125,9 +130,8 @@ class Page:
             self.unexplained.append(key)
             return "**UNEXPLAINED**"
         ref = f"[E{self.used_explanations.index(found) + 1}]"
-        e = self.explanations[found]
-        shown = self.shown_by(e)
-        if e.get("guess") or not shown:
+        shown = self.credited(self.explanations[found])
+        if not shown:
             self.unexplained.append(key)
             return f"**UNEXPLAINED** (a guess: {ref})"
         if key.count("/") == 2 and all(name in self.readings for name in shown):
@@ -150,8 +154,7 @@ class Page:
         if key not in self.used_explanations:
             self.used_explanations.append(key)
         ref = f"[E{self.used_explanations.index(key) + 1}]"
-        e = self.explanations[key]
-        return f"(see {ref})" if not e.get("guess") and self.shown_by(e) else f"(a guess: {ref})"
+        return f"(see {ref})" if self.credited(self.explanations[key]) else f"(a guess: {ref})"
 
     def claim(self, spec):
         verdict, numbers = claim_checks.evaluate(self, spec)
@@ -204,11 +207,11 @@ class Page:
                           "or claim counts as unexplained.\n")
         for i, key in enumerate(self.used_explanations, 1):
             e = self.explanations[key]
-            shown = self.shown_by(e)
+            credited, shown = self.credited(e), self.shown_by(e)
             line = f"- **[E{i}]** `{key}`: {e['text']}"
-            if shown and not e.get("guess"):
+            if credited:
                 parts = []
-                for name in shown:
+                for name in credited:
                     moves = self.readings.get(name)
                     parts.append(f"`{name}`" + (f" (a reading: brings {len(moves['in'])} cells within 2 std, moves "
                                                  f"{len(moves['out'])} out; {moves['closer']} closer, {moves['further']} "
