@@ -400,6 +400,17 @@ def describe_params(learner, params_json, constant):
     return described + (", constant feature" if constant else "")
 
 
+def failed_runs_text(tool, failed, shown):
+    """A sentence on one side's failed runs ({learner or family: count}); `shown` holds those with a row."""
+    counts = ", ".join(f"{label} {count}" for label, count in sorted(failed.items()))
+    missing = sorted(label for label in failed if label not in shown)
+    point, learner = ("setting", "family") if tool == "VW" else ("grid point", "learner")
+    return (f" {tool} runs that failed: {counts}. A {point} with a failed run on a selection order is left out of "
+            f"the choice; a {learner} whose chosen {point} failed on a reported order has no row" +
+            (f" (here: {', '.join(missing)})" if missing else " (none here)") +
+            (" (`glimpse summary` on the sweeps says why; KEEP=1 keeps them)." if tool == "glimpse" else "."))
+
+
 def write_page(path, results, args, command, versions, seconds, invoked_as=None):
     by = f"`{invoked_as}`, which runs `{command}`" if invoked_as else f"`{command}`"
     lines = [
@@ -446,8 +457,8 @@ def write_page(path, results, args, command, versions, seconds, invoked_as=None)
         best_g_name = next(l for l, v in r["glimpse"].items() if v is best_g)
         summary = (f"Best glimpse bandit learner (chosen on the selection orders): **{best_g_name}**, "
                    f"{percent(list(best_g['reported'].values()))}.")
-        if "vw" in r:
-            bandit_vw = {f: v for f, v in r["vw"].items() if "full" not in f}
+        bandit_vw = {f: v for f, v in r.get("vw", {}).items() if "full" not in f}
+        if bandit_vw:
             best_v_name = max(bandit_vw, key=lambda f: bandit_vw[f]["selection"])
             best_v = bandit_vw[best_v_name]
             gap = 100 * (np.mean(list(best_g["reported"].values())) - np.mean(list(best_v["reported"].values())))
@@ -461,13 +472,10 @@ def write_page(path, results, args, command, versions, seconds, invoked_as=None)
                     ratios.append(f"{learner} vs VW {family}: {v / g:.1f}x")
             if ratios:
                 summary += " Whole-process speed, glimpse over VW, same method: " + "; ".join(ratios) + "."
-        if r.get("vw_failed_runs"):
-            summary += (" VW runs that failed (their settings left out of the choice): " +
-                        ", ".join(f"{family} {count}" for family, count in sorted(r["vw_failed_runs"].items())) + ".")
-        if r["glimpse_failed_runs"]:
-            counts = ", ".join(f"{label} {count}" for label, count in sorted(r["glimpse_failed_runs"].items()))
-            summary += (f" glimpse runs that failed (their grid points left out of the selection; `glimpse summary` "
-                        f"on the sweep says why): {counts}.")
+        for tool, failed, shown in (("VW", r.get("vw_failed_runs", {}), r.get("vw", {})),
+                                    ("glimpse", r["glimpse_failed_runs"], r["glimpse"])):
+            if failed:
+                summary += failed_runs_text(tool, failed, shown)
         lines += [summary, ""]
     lines += ["## How to rerun", "", "```sh", "build/bin/glimpse datasets install " +
               " ".join(r["name"] for r in results), invoked_as or command, "```", ""]

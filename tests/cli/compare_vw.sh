@@ -45,6 +45,8 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$cache" ] || { echo "no --cache_file" >&2; exit 1; }
 echo "${data##*/} $options" >> "${VW_LOG:-/dev/null}"
+# shellcheck disable=SC2254  # VW_FAIL is a pattern
+case "${data##*/} $options" in ${VW_FAIL:-never}) echo "stand-in failure" >&2; exit 1 ;; esac
 grep -qvE '^[1-3] \| (f[0-9]+:[-0-9.e]+ ?)+$' "$data" && { echo "malformed line in $data" >&2; exit 1; }
 loss=0.6
 case $options in
@@ -90,4 +92,17 @@ assert len(labels) >= 16, labels
 assert set(runs) == {(label, f"tiny_o{order}") for label in labels for order in (1, 2)}, sorted(runs)
 assert set(runs.values()) == {1}, runs
 PY
+
+# Chosen settings that fail on a reported order (here every bandit run on order 2): their families have no row, and
+# the page names them (the choice was made on the selection order alone, so no other setting takes their place).
+VW="$work/bin/vw" VW_FAIL="tiny_o2.vw *--cbify*" VW_LOG=/dev/null "$SOURCE_DIR/benchmarks/compare_vw.sh" "${options[@]}" \
+  --learners cspa --page "$work/failing.md" tiny > /dev/null 2> "$work/failing.err" ||
+  fail "a failed VW run ended the comparison: $(cat "$work/failing.err")"
+page=$(cat "$work/failing.md")
+grep -qE '^\| VW \| (epsilon-greedy|squarecb|cover|bag|regcb) ' <<< "$page" &&
+  fail "VW bandit families shown although their runs on order 2 failed: $page"
+grep -q '^| VW | oaa (full labels) | oaa |' <<< "$page" || fail "VW's oaa row is missing: $page"
+grep -q "Best VW bandit setting" <<< "$page" && fail "a best VW bandit setting named without one: $page"
+grep -q "VW runs that failed: bag 1, cover 1, epsilon-greedy 1, regcb 1, squarecb 1\..*has no row (here: bag, cover, epsilon-greedy, regcb, squarecb)" <<< "$page" ||
+  fail "the page does not name the families left without a row: $page"
 echo "PASS"
