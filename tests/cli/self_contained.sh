@@ -20,7 +20,11 @@ for readme in plugins/learners/*/README.md; do
 done
 python3 - << 'PY' || fail "documents name paths that are not in the repository (above)"
 import os, re, subprocess, sys
-files = subprocess.run(["git", "ls-files"], capture_output=True, text=True, check=True).stdout.split()
+listing = subprocess.run(["git", "ls-files"], capture_output=True, text=True)
+if listing.returncode != 0:  # not a git checkout (an unpacked archive): every file here is the repository
+    listing.stdout = "\n".join(os.path.relpath(os.path.join(d, f)) for d, _, names in os.walk(".")
+                                if not d.startswith(("./build", "./.git")) for f in names)
+files = listing.stdout.split()
 known = set(files) | {f.rsplit("/", i)[0] for f in files for i in range(1, f.count("/") + 1)}
 known |= {f"docs/results/{paper}.md" for paper in os.listdir("protocols")
           if os.path.exists(f"protocols/{paper}/paper.json")}
