@@ -167,12 +167,6 @@ class Bakeoff(Comparison):
         self.discard_orders(name)
         return result
 
-    def selection_mean(self, by_seed):
-        """A grid point's mean accuracy over the selection orders, as choose() computes it (None: a run failed)."""
-        if any(s not in by_seed for s in self.selecting):
-            return None
-        return float(np.mean([by_seed[s] for s in self.selecting]))
-
     def oaa_check(self, name, k):
         """VW --oaa the bake-off's way (its run_vw_job.py: -b 24, the nine learning rates; rows as its oml_to_vw.py
         writes them) on each reported order: {rate: {order: loss}}."""

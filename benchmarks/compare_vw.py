@@ -302,13 +302,20 @@ class Comparison:
         selection}}. A point whose run failed on a selection order cannot be compared and is left out."""
         chosen = {}
         for key, by_seed in accuracies.items():
-            if any(s not in by_seed for s in self.selecting):
+            selection = self.selection_mean(by_seed)
+            if selection is None:
                 continue
             group = key[0]
-            selection = float(np.mean([by_seed[s] for s in self.selecting]))
             if group not in chosen or selection > chosen[group]["selection"]:
                 chosen[group] = {"key": key, "selection": selection}
         return chosen
+
+    def selection_mean(self, by_seed):
+        """A grid point's mean accuracy over the selection orders, on which choose() ranks it (None: a run on a
+        selection order failed, so it cannot be compared)."""
+        if any(s not in by_seed for s in self.selecting):
+            return None
+        return float(np.mean([by_seed[s] for s in self.selecting]))
 
     def glimpse_chosen(self, name, learners=None):
         """glimpse's side in two stages: every grid point of `learners` (default GLIMPSE_LEARNERS) on the selection
