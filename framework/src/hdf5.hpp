@@ -127,6 +127,11 @@ struct TableColumn {
 };
 void write_table(const Handle& parent, const std::string& name, const std::vector<TableColumn>& columns,
                  std::size_t rows);
+// The same table from rows the caller laid out itself, for a large table whose text cells repeat (no copy of each
+// string per row): `columns` gives names and types only; each row holds the columns in order, 8 bytes each, a text
+// cell as a const char* to a NUL-terminated string kept alive until the call returns.
+void write_table_rows(const Handle& parent, const std::string& name, const std::vector<TableColumn>& columns,
+                      const void* rows, std::size_t count);
 // (Reading tables back is presentation's: presentation/trace_reading.hpp.)
 
 }  // namespace glimpse::h5

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
+#include <deque>
 #include <limits>
 #include <optional>
 
@@ -197,27 +199,41 @@ std::vector<SelectedRuns> choose_grid_points(const std::vector<RunSummary>& runs
 void write_curve_summary(const h5::Handle& file, const std::vector<RunSummary>& runs,
                          const std::string& selection_metric, bool maximize, bool per_seed) {
   using Type = h5::TableColumn::Type;
-  std::vector<h5::TableColumn> columns{
+  const std::vector<h5::TableColumn> columns{
       {Type::text, schema::run::dataset, {}, {}, {}},   {Type::text, schema::run::label, {}, {}, {}},
       {Type::text, schema::run::params, {}, {}, {}},    {Type::integer, schema::table::chosen, {}, {}, {}},
       {Type::text, schema::table::curve, {}, {}, {}},   {Type::integer, schema::table::round, {}, {}, {}},
       {Type::integer, schema::table::runs, {}, {}, {}}, {Type::real, schema::table::mean, {}, {}, {}},
       {Type::real, schema::table::std_dev, {}, {}, {}}};
-  std::size_t rows = 0;
+  // The rows as h5::write_table_rows takes them, in the order of `columns`. The text cells point into `runs`,
+  // `groups` and `per_seed_choices`, which outlive the write: a copy of each string per row (tens of thousands of
+  // rows, four strings each) was a fifth of a sweep's serial finishing (#57).
+  struct Row {
+    const char* dataset;
+    const char* label;
+    const char* params;
+    std::int64_t chosen;
+    const char* curve;
+    std::int64_t round, runs;
+    double mean, std_dev;
+  };
+  static_assert(sizeof(Row) == 9 * 8 && offsetof(Row, std_dev) == 8 * 8, "one 8-byte cell per column");
+  std::vector<Row> rows;
   // One row per curve and round of `members`' curves, averaged.
-  const auto add_rows = [&](const SelectedRuns& members, bool chosen) {
+  const auto add_rows = [&](const std::string& dataset, const std::string& learner, const std::string& params,
+                            const std::vector<const RunSummary*>& members, bool chosen) {
     // curve name -> (round, (count, mean, sum of squared deviations)) in increasing rounds, by Welford's update,
     // which stays accurate for large values with small spread (mistake counts). Each run's rounds come in
     // increasing order and are mostly the same as the others': merged in one pass (a map insert per point made the
     // whole table take 0.33 s instead of 0.21 s of a sweep's serial finishing on 800 runs of 4,000 points, #57).
     using Point = std::pair<std::int64_t, std::array<double, 3>>;
-    std::vector<std::pair<std::string, std::vector<Point>>> curves;
+    std::vector<std::pair<const std::string*, std::vector<Point>>> curves;
     std::vector<Point> merged;       // reused for every run's curve
     std::vector<std::size_t> order;  // a run's points in increasing rounds (stably sorted when they are not)
-    for (const auto* run : members.runs)
+    for (const auto* run : members)
       for (const auto& curve : run->curves) {  // (not a structured binding: clang 15 cannot capture one)
-        auto c = std::find_if(curves.begin(), curves.end(), [&](const auto& x) { return x.first == curve.name; });
-        if (c == curves.end()) c = curves.insert(curves.end(), {curve.name, {}});
+        auto c = std::find_if(curves.begin(), curves.end(), [&](const auto& x) { return *x.first == curve.name; });
+        if (c == curves.end()) c = curves.insert(curves.end(), {&curve.name, {}});
         const auto& round = curve.rounds;
         const auto& value = curve.values;
         const std::vector<Point>& points = c->second;
@@ -248,29 +264,26 @@ void write_curve_summary(const h5::Handle& file, const std::vector<RunSummary>& 
       for (const auto& [round, acc] : points) {
         const auto [n, mean, squares] = acc;
         const double variance = n > 1 ? squares / (n - 1) : 0.0;
-        columns[0].texts.push_back(members.dataset);
-        columns[1].texts.push_back(members.learner);
-        columns[2].texts.push_back(members.params);
-        columns[3].integers.push_back(chosen ? 1 : 0);
-        columns[4].texts.push_back(name);
-        columns[5].integers.push_back(round);
-        columns[6].integers.push_back(static_cast<std::int64_t>(n));
-        columns[7].reals.push_back(mean);
-        columns[8].reals.push_back(std::sqrt(variance));
-        ++rows;
+        rows.push_back({dataset.c_str(), learner.c_str(), params.c_str(), chosen ? 1 : 0, name->c_str(), round,
+                        static_cast<std::int64_t>(n), mean, std::sqrt(variance)});
       }
   };
-  for (const auto& group : group_by_grid_point(runs)) {
-    const SelectedRuns selected = *choose_in_group(group, selection_metric, maximize, per_seed);
+  const std::vector<GridPointGroup> groups = group_by_grid_point(runs);
+  std::deque<SelectedRuns> per_seed_choices;  // (a deque: the rows point into its elements)
+  for (const auto& group : groups) {
+    SelectedRuns selected = *choose_in_group(group, selection_metric, maximize, per_seed);
     bool a_grid_point = false;
     for (const auto& [params, members] : group.points) {
       a_grid_point = a_grid_point || params == selected.params;
-      add_rows({group.dataset, group.learner, params, members}, params == selected.params);
+      add_rows(group.dataset, group.learner, params, members, params == selected.params);
     }
     // Seeds that chose different grid points: the chosen curves are each seed's own chosen run's, a point of no grid.
-    if (!a_grid_point) add_rows(selected, true);
+    if (!a_grid_point) {
+      const SelectedRuns& kept = per_seed_choices.emplace_back(std::move(selected));
+      add_rows(kept.dataset, kept.learner, kept.params, kept.runs, true);
+    }
   }
-  h5::write_table(file, schema::root::curve_summary, columns, rows);
+  h5::write_table_rows(file, schema::root::curve_summary, columns, rows.data(), rows.size());
 }
 
 }  // namespace glimpse
