@@ -107,6 +107,10 @@ Handle create_file(const std::filesystem::path& path) {
   // Objects of 1 MiB or more start on a 4 KiB boundary, so a dataset cache's rows can be memory-mapped aligned.
   const Handle access(check(H5Pcreate(H5P_FILE_ACCESS), "creating file access properties"));
   check_status(H5Pset_alignment(access.id(), 1 << 20, 4096), "setting the file's alignment");
+  // An object's metadata leaves the cache when the object is closed: a sweep's output writes each run's groups and
+  // datasets once, so its run writer flushes them beside the workers, run by run, instead of leaving thousands of
+  // small dirty entries for the serial close (0.10 -> 0.055 s of finishing on 800 runs, #57).
+  check_status(H5Pset_evict_on_close(access.id(), true), "setting the file's evict-on-close");
   return Handle(
       check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.id()), "cannot create '" + path.string() + "'"));
 }
