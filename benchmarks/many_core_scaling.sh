@@ -5,7 +5,8 @@
 # times and speed-ups, checks that every configuration wrote the same runs (glimpse summary --digest: every run's per-round
 # data, curves and final metrics), and models the scaling from the 1-thread run's own profile (glimpse run --sweep-profile, which times runs, not rounds): its serial work
 # (planning, finishing) and its writer thread's time, and how long its last runs are, so that a change can be judged
-# on 2 cores before it is measured on many.
+# on 2 cores before it is measured on many. Last, what the model leaves out: how much slower each core ran the same
+# runs at each thread count than at one (clock speeds, shared caches and memory).
 #   benchmarks/many_core_scaling.sh [--threads "1 2 4 8 16"] [--protocol FILE] [--model-only] [--keep DIR] [GLIMPSE]
 # --keep DIR keeps each configuration's output (the sweep profiles of --sweep-profile) and times in DIR.
 # Thread counts above this machine's cores are skipped (the model predicts them). Prepared-dataset cache off.
@@ -121,4 +122,22 @@ for n in (1, 2, 4, 8, 16, 32, 64):
     predicted = serial + max(shared / n + tail, held)
     print(f"{n:>8} {1 / (fraction + (1 - fraction) / n):>21.2f}x {one / predicted:>7.2f}x")
 print("(not modelled: memory bandwidth and caches shared by the cores, clock speeds that fall as more cores are busy)")
+EOF
+
+# What the model leaves out, measured: how much longer the same runs took per core with N threads busy than with one
+# (the threads' run times summed at N threads, over the 1-thread run's).
+for out in rounds_t*.out; do
+  n=${out#rounds_t}; n=${n%.out}
+  [ "$n" = "$first" ] || grep "^sweep profile (JSON): " "$out" | sed 's/^sweep profile (JSON): //' > "profile_t$n.json"
+done
+ls profile_t*.json > /dev/null 2>&1 || exit 0
+python3 - profile.json profile_t*.json << 'EOF'
+import json, sys
+def runs(path):
+    profile = json.load(open(path))
+    return profile["threads"], sum(w["run"] for w in profile["per_thread"])
+first, base = runs(sys.argv[1])
+for n, seconds in sorted(runs(path) for path in sys.argv[2:]):
+    print(f"runs at {n} threads: {seconds:.2f} thread-seconds against {base:.2f} at {first}, each core "
+          f"{seconds / base:.2f}x slower (the model takes 1.00x)")
 EOF
