@@ -218,7 +218,7 @@ set +e; out=$("$GLIMPSE" reproduce nosuch 2>&1); status=$?; set -e
 # hand-written. The pages docs/reproducing.md lists as awaiting regeneration may be absent ("never generated"), never
 # stale, and that list names exactly them.
 # A build of other arithmetic (the sanitizer's) sees every page stale by exactly that, and by nothing else.
-awaiting="vw_comparison"
+awaiting=""
 if [ -z "$unreproducible" ]; then
   listing=$("$GLIMPSE" reproduce --list --strict --root "$SOURCE_DIR")
 else
