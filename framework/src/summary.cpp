@@ -207,7 +207,7 @@ void write_curve_summary(const h5::Handle& file, const std::vector<RunSummary>& 
       {Type::real, schema::table::std_dev, {}, {}, {}}};
   // The rows as h5::write_table_rows takes them, in the order of `columns`. The text cells point into `runs`,
   // `groups` and `per_seed_choices`, which outlive the write: a copy of each string per row (tens of thousands of
-  // rows, four strings each) was a fifth of a sweep's serial finishing (#57).
+  // rows, four strings each) was a fifth of the time this table took, most of a sweep's serial finishing (#57).
   struct Row {
     const char* dataset;
     const char* label;
