@@ -12,8 +12,9 @@ picks its own grid point; only the chosen points then run on orders 1..N (two st
 N + M).
 
 - VW (one process per run, from its binary cache): --cbify K with an --epsilon grid; --cbify K --cb_explore_adf
-  --squarecb with a --gamma_scale grid; --cbify K --cover 4, --bag 4, and --cb_explore_adf --regcb; --oaa K with
-  full labels. Accuracy = 1 - VW's average loss (cbify: a wrong proposal costs 1; oaa: progressive error).
+  --squarecb with a --gamma_scale grid; --cbify K --cover 4 and --bag 4; --cb_explore_adf --regcb and --regcbopt
+  with a --mellowness grid; --oaa K with full labels; every one over a learning-rate grid (VW_METHODS,
+  VW_LEARNING_RATES). Accuracy = 1 - VW's average loss (cbify: a wrong proposal costs 1; oaa: progressive error).
 - glimpse (per dataset, a sweep over the selection orders, then one over the reported orders at the chosen
   points): the bandit learners over their grids and the full-label learners, accuracy of the proposed labels over
   the pass.
@@ -105,20 +106,49 @@ GLIMPSE_LEARNERS = {
 SAME_METHOD = {"banditron": "epsilon-greedy", "squarecb": "squarecb", "oaa (full labels)": "oaa (full labels)"}
 
 
+# VW's learning rates (-l; its default is 0.5), gridded for every VW setting: the bake-off's rates from 0.1 up, the
+# range in which VW's best settings on these rows were found (issue #58); lower rates cost a run each for nothing here.
+VW_LEARNING_RATES = (0.1, 0.3, 1, 3, 10)
+
+
+# VW's methods: family -> (options with {k} for the number of classes, and the method's own grid: option -> values).
+# cover and bag stay at 4 policies or bags (16 would cost minutes a run on fashion-MNIST); the bake-off page grids
+# those too.
+VW_METHODS = {
+    "epsilon-greedy": ("--cbify {k}", {"--epsilon": (0.01, 0.02, 0.05, 0.1, 0.2)}),
+    "squarecb": ("--cbify {k} --cb_explore_adf --squarecb", {"--gamma_scale": (1, 10, 100, 500, 1000)}),
+    "cover": ("--cbify {k} --cover 4", {}),
+    "bag": ("--cbify {k} --bag 4", {}),
+    "regcb": ("--cbify {k} --cb_explore_adf --regcb", {"--mellowness": (0.1, 0.01, 0.001)}),
+    "regcbopt": ("--cbify {k} --cb_explore_adf --regcbopt", {"--mellowness": (0.1, 0.01, 0.001, 0.0001, 0.00001)}),
+    "oaa (full labels)": ("--oaa {k}", {}),
+}
+
+
 def vw_settings(k):
-    """VW's settings: family -> list of (grid label, options); each with VW's constant feature and without it."""
-    settings = {
-        "epsilon-greedy": [(f"epsilon {e}", f"--cbify {k} --epsilon {e}") for e in (0.01, 0.02, 0.05, 0.1, 0.2)],
-        "squarecb": [(f"gamma_scale {g}", f"--cbify {k} --cb_explore_adf --squarecb --gamma_scale {g}")
-                     for g in (1, 10, 100, 500, 1000)],
-        "cover": [("cover 4", f"--cbify {k} --cover 4")],
-        "bag": [("bag 4", f"--cbify {k} --bag 4")],
-        "regcb": [("regcb", f"--cbify {k} --cb_explore_adf --regcb")],
-        "oaa (full labels)": [("oaa", f"--oaa {k}")],
-    }
-    return {family: [variant for label, options in grid
-                     for variant in ((label, options), (f"{label}, --noconstant", f"{options} --noconstant"))]
-            for family, grid in settings.items()}
+    """VW's settings: family -> [(grid label, options)]: each method's own grid at every learning rate of
+    VW_LEARNING_RATES, with VW's constant feature and without it."""
+    settings = {}
+    for family, (options, grid) in VW_METHODS.items():
+        points = [[]]
+        for option, values in list(grid.items()) + [("-l", VW_LEARNING_RATES)]:
+            points = [point + [(option, value)] for point in points for value in values]
+        settings[family] = [
+            (", ".join([f"{option.removeprefix('--')} {value}" for option, value in point] + noconstant),
+             " ".join([options.format(k=k)] + [f"{option} {value}" for option, value in point] + noconstant))
+            for point in points for noconstant in ([], ["--noconstant"])]
+    return settings
+
+
+def vw_grid_text():
+    """VW's grid as the page states it, from VW_METHODS and VW_LEARNING_RATES themselves."""
+    methods = "; ".join(f"{family} `{options.replace('{k}', 'K')}`"
+                        + "".join(f", {option} {', '.join(map(str, values))}" for option, values in grid.items())
+                        for family, (options, grid) in VW_METHODS.items())
+    count = sum(map(len, vw_settings(2).values()))
+    return (f"VW's grid ({count} settings): {methods}; each at learning rates -l "
+            f"{', '.join(map(str, VW_LEARNING_RATES))} (VW's default is 0.5), with VW's constant feature and with "
+            "`--noconstant`.")
 
 
 def run(command, **kwargs):
@@ -435,8 +465,9 @@ def write_page(path, results, args, command, versions, seconds, invoked_as=None)
         f"orders, so no figure chose its own grid point (only the chosen points run on the reported orders); a "
         f"chosen setting names the parameters this comparison sets or grids, the others keep the plugin's defaults (`glimpse describe NAME`). Whether rows carry a constant feature is part of each side's "
         f"grid point: VW's default (constant) or `--noconstant`; glimpse without one or with the bias transform "
-        f"appending 1 to each row after the scaling (\"constant feature\" in the chosen setting). VW runs with its "
-        f"defaults otherwise (`-b 18` hashing). Whole process: order 1, each learner at its chosen setting, the median "
+        f"appending 1 to each row after the scaling (\"constant feature\" in the chosen setting). "
+        + (vw_grid_text() + " " if any(r.get("vw") for r in results) else "") +
+        f"VW runs with its defaults otherwise (`-b 18` hashing). Whole process: order 1, each learner at its chosen setting, the median "
         f"of {args.repeats} interleaved runs after an untimed one (VW from the cache that run wrote; glimpse, when a "
         f"constant feature is chosen, mapping the transformed rows that run kept, GLIMPSE_PREPARED_CACHE=always).",
         "",

@@ -54,17 +54,24 @@ case $options in
   *"--gamma_scale 500"*) loss=0.3 ;;
   *--oaa*) loss=0.1 ;;
 esac
+# The learning rate moves every setting's loss, so each family's choice must cross the rates and its own grid.
+case $options in *"-l 3 "* | *"-l 3") loss=$(awk "BEGIN { print $loss - 0.05 }") ;; esac
 echo "average loss = $loss" >&2
 SH
 chmod +x "$work/bin/vw"
 VW="$work/bin/vw" VW_LOG="$work/vw.log" KEEP=1 "$SOURCE_DIR/benchmarks/compare_vw.sh" "${options[@]}" \
   --page "$work/with.md" tiny > /dev/null 2> "$work/with.err"
 page=$(cat "$work/with.md")
-grep -qE '^\| VW \| epsilon-greedy \| epsilon 0.05 \| 75.0 \(0.0\) \| [0-9.]+ \| [0-9,]+ \|$' <<< "$page" ||
+grep -qE '^\| VW \| epsilon-greedy \| epsilon 0.05, -l 3 \| 80.0 \(0.0\) \| [0-9.]+ \| [0-9,]+ \|$' <<< "$page" ||
   fail "epsilon-greedy not at its best setting: $page"
-grep -qE '^\| VW \| squarecb \| gamma_scale 500 \| 70.0 \(0.0\) \|' <<< "$page" || fail "squarecb not at gamma_scale 500: $page"
-grep -qE '^\| VW \| oaa \(full labels\) \| oaa \| 90.0 \(0.0\) \|' <<< "$page" || fail "no oaa row: $page"
-grep -q "Best VW bandit setting: \*\*epsilon-greedy\*\* (epsilon 0.05), 75.0 (0.0)" <<< "$page" ||
+grep -qE '^\| VW \| squarecb \| gamma_scale 500, -l 3 \| 75.0 \(0.0\) \|' <<< "$page" ||
+  fail "squarecb not at gamma_scale 500, -l 3: $page"
+# Ties keep the grid's first point: regcbopt's largest mellowness, with VW's constant feature.
+grep -qE '^\| VW \| regcbopt \| mellowness 0.1, -l 3 \| 45.0 \(0.0\) \|' <<< "$page" || fail "no regcbopt row: $page"
+grep -qE '^\| VW \| oaa \(full labels\) \| -l 3 \| 95.0 \(0.0\) \|' <<< "$page" || fail "no oaa row: $page"
+grep -q "VW's grid (210 settings): epsilon-greedy \`--cbify K\`, --epsilon 0.01, 0.02, 0.05, 0.1, 0.2;" <<< "$page" ||
+  fail "the page does not state VW's grid: $page"
+grep -q "Best VW bandit setting: \*\*epsilon-greedy\*\* (epsilon 0.05, -l 3), 80.0 (0.0)" <<< "$page" ||
   fail "best VW bandit setting wrong: $page"
 grep -qE "glimpse - VW: [-+][0-9.]+ points" <<< "$page" || fail "no gap: $page"
 grep -qE "banditron vs VW epsilon-greedy: [0-9.]+x; squarecb vs VW squarecb: [0-9.]+x" <<< "$page" ||
@@ -73,8 +80,9 @@ grep -q "Vowpal Wabbit 9.99.0 (stand-in)" <<< "$page" || fail "VW's version not 
 
 # Two stages: the grids run on the selection order (3) only, then each family's or learner's chosen point alone on the
 # reported orders (1, 2), so the reported orders see no other grid point.
-grep -q "^tiny_o3.vw .*--epsilon 0.01" "$work/vw.log" || fail "the epsilon grid did not run on the selection order"
-if grep -E "^tiny_o[12].vw .*--epsilon" "$work/vw.log" | grep -qv -- "--epsilon 0.05"; then
+grep -q "^tiny_o3.vw .*--epsilon 0.01 -l 10 --noconstant" "$work/vw.log" ||
+  fail "the epsilon grid did not run on the selection order"
+if grep -E "^tiny_o[12].vw .*--epsilon" "$work/vw.log" | grep -qv -- "--epsilon 0.05 -l 3$"; then
   fail "a setting not chosen ran on a reported order: $(grep -E '^tiny_o[12].vw' "$work/vw.log")"
 fi
 keep=$(sed -n 's/^work folder: //p' "$work/with.err")
@@ -99,10 +107,11 @@ VW="$work/bin/vw" VW_FAIL="tiny_o2.vw *--cbify*" VW_LOG=/dev/null "$SOURCE_DIR/b
   --learners cspa --page "$work/failing.md" tiny > /dev/null 2> "$work/failing.err" ||
   fail "a failed VW run ended the comparison: $(cat "$work/failing.err")"
 page=$(cat "$work/failing.md")
-grep -qE '^\| VW \| (epsilon-greedy|squarecb|cover|bag|regcb) ' <<< "$page" &&
+grep -qE '^\| VW \| (epsilon-greedy|squarecb|cover|bag|regcb|regcbopt) ' <<< "$page" &&
   fail "VW bandit families shown although their runs on order 2 failed: $page"
-grep -q '^| VW | oaa (full labels) | oaa |' <<< "$page" || fail "VW's oaa row is missing: $page"
+grep -q '^| VW | oaa (full labels) | -l 3 |' <<< "$page" || fail "VW's oaa row is missing: $page"
 grep -q "Best VW bandit setting" <<< "$page" && fail "a best VW bandit setting named without one: $page"
-grep -q "VW runs that failed: bag 1, cover 1, epsilon-greedy 1, regcb 1, squarecb 1\..*has no row (here: bag, cover, epsilon-greedy, regcb, squarecb)" <<< "$page" ||
+failed="VW runs that failed: bag 1, cover 1, epsilon-greedy 1, regcb 1, regcbopt 1, squarecb 1\."
+grep -q "$failed.*has no row (here: bag, cover, epsilon-greedy, regcb, regcbopt, squarecb)" <<< "$page" ||
   fail "the page does not name the families left without a row: $page"
 echo "PASS"
