@@ -19,6 +19,45 @@ unreproducible=""
 /usr/bin/python3 -c "import json, sys; sys.exit(0 if json.loads(sys.argv[1])['reference'] else 1)" \
   "$("$GLIMPSE" --version --json)" || unreproducible=--allow-unreproducible
 
+# check_fixed_point_better on hand-made trials (test error, lower is better; 4 paired trials). Learner b's points
+# against rival a's point with the same mu. Dataset "wins": b at w 1 is 0.1 lower on every trial (differences -0.1,
+# -0.09, -0.11, -0.1: t = -24.5, p about 1.5e-4, under Holm's 0.05/2), at w 2 no different (p = 1): holds.
+# "loses": both points higher on every trial: fails. "mixed": one higher, one no different: a tie.
+PYTHONPATH="$(dirname "$GLIMPSE")/../lib/python" /usr/bin/python3 - << 'PY'
+import json
+from types import SimpleNamespace
+from glimpse.reproduce import claims
+
+rival, w1, w2 = json.dumps({"mu": 1}), json.dumps({"mu": 1, "w": 1}), json.dumps({"mu": 1, "w": 2})
+def trials(*values):
+    return {seed: (value, f"run{seed}") for seed, value in enumerate(values)}
+groups = {("wins", "a"): {rival: trials(.5, .5, .5, .5)},
+          ("wins", "b"): {w1: trials(.4, .41, .39, .4), w2: trials(.5, .6, .4, .5)},
+          ("loses", "a"): {rival: trials(.5, .5, .5, .5)},
+          ("loses", "b"): {w1: trials(.6, .61, .59, .6), w2: trials(.7, .71, .69, .7)},
+          ("mixed", "a"): {rival: trials(.5, .5, .5, .5)},
+          ("mixed", "b"): {w1: trials(.6, .61, .59, .6), w2: trials(.5, .6, .4, .5)}}
+trace = SimpleNamespace(groups=lambda metric: groups, maximize=False)
+spec = {"datasets": ["wins", "loses", "mixed"], "goal": "min", "scale": 100, "report_seeds": [0, 1, 2, 3]}
+page = SimpleNamespace(tables={"t": {"spec": spec, "trace": trace, "metric": "test_error"}}, quick=False,
+                       paper=SimpleNamespace(seeds=lambda spec, quick: (spec["report_seeds"], [])))
+claim = {"id": "c", "check": "fixed_point_better", "tables": ["t"], "learner": "b", "rival": "a", "shared": ["mu"],
+         "show": ["w"]}
+verdict, text = claims.evaluate(page, claim)
+assert verdict == claims.FAILS and text.startswith("1 of 3 hold (needs 3), 1 ties"), text
+assert "t wins: 2 points, 1 better and 0 worse after Holm; closest to holding (w 1): -10.00, p = 0.00015 (Holm " \
+       "threshold 0.025); per-trial differences up to 11.00 (holds)" in text, text
+assert "loses: 2 points, 0 better and 2 worse after Holm" in text and "(w 1): +10.00" in text, text
+assert "mixed: 2 points, 0 better and 1 worse after Holm; closest to holding (w 2): +0.00, p = 1" in text, text
+assert claims.evaluate(page, dict(claim, at_least=1))[0] == claims.HOLDS
+groups[("wins", "a")][json.dumps({"mu": 1, "other": 2})] = trials(.5, .5, .5, .5)
+try:
+    claims.evaluate(page, claim)
+    raise SystemExit("a rival with two points at the same mu was accepted")
+except ValueError as error:
+    assert "a has several grid points with the same mu" in str(error), error
+PY
+
 "$GLIMPSE" reproduce --help | grep -q "glimpse reproduce PAPER"
 "$GLIMPSE" reproduce --list | grep -E "^toy +never generated" > /dev/null
 

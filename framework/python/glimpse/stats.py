@@ -88,6 +88,19 @@ def spread_comparison(a, b):
     return Comparison(difference, 1.0 if math.isnan(p) else p, False)
 
 
+def holm_step_down(p_values):
+    """Holm's step-down procedure at ALPHA over several tests: for each p-value, in the order given, its threshold
+    (ALPHA over the number of tests not yet rejected) and whether its null hypothesis is rejected. The smallest p is
+    tested first; the first that misses its threshold stops the rejections."""
+    order = sorted(range(len(p_values)), key=lambda i: p_values[i])
+    decisions, rejecting = [None] * len(p_values), True
+    for step, i in enumerate(order):
+        threshold = ALPHA / (len(p_values) - step)
+        rejecting = rejecting and p_values[i] < threshold
+        decisions[i] = (threshold, rejecting)
+    return decisions
+
+
 def rank_learners(table, learners):
     """Average ranks over datasets with the Friedman test and Holm's step-down comparisons of every learner with the
     best-ranked, z from the average ranks (Demsar, JMLR 2006), as `glimpse report` computes them for a sweep.
@@ -105,12 +118,9 @@ def rank_learners(table, learners):
     scale = math.sqrt(k * (k + 1) / (6.0 * n))
     comparisons = sorted(((learners[j], (ranks[j] - ranks[best]) / scale) for j in range(k) if j != best),
                          key=lambda c: abs(c[1]), reverse=True)
-    holm, rejecting = [], True
-    for i, (learner, z) in enumerate(comparisons):
-        p = float(2 * stats.norm.sf(abs(z)))
-        threshold = ALPHA / (len(comparisons) - i)
-        rejecting = rejecting and p < threshold
-        holm.append({"learner": learner, "z": float(z), "p": p, "threshold": threshold, "differs": rejecting})
+    p_values = [float(2 * stats.norm.sf(abs(z))) for _, z in comparisons]
+    holm = [{"learner": learner, "z": float(z), "p": p, "threshold": threshold, "differs": differs}
+            for (learner, z), p, (threshold, differs) in zip(comparisons, p_values, holm_step_down(p_values))]
     # Nemenyi's critical difference of average ranks: for figures (the tests are Holm's).
     cd = float(stats.studentized_range.ppf(1 - ALPHA, k, np.inf) / math.sqrt(2) * scale)
     return {"learners": list(learners), "ranks": {l: float(r) for l, r in zip(learners, ranks)},

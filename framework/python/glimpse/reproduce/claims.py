@@ -8,7 +8,9 @@ otherwise.
 Each check is a function check_NAME(page, spec) returning (verdict, text); a new kind of claim is one more."""
 import math
 
-from ..stats import ALPHA, compare, mean_ci, spread_comparison
+import json
+
+from ..stats import ALPHA, compare, holm_step_down, mean_ci, spread_comparison
 
 HOLDS, TIE, FAILS = "holds", "tie: not reproduced", "fails"
 
@@ -122,6 +124,64 @@ def check_group_better(page, spec):
                          f"{value_text(t, by_learner[b].mean)}, {c.text()} ({result})")
     need = spec.get("at_least", len(outcomes))
     return combine(outcomes, need), summary(outcomes, need, parts)
+
+
+def check_fixed_point_better(page, spec):
+    """`learner` beats `rival` at some fixed grid point, in each of `tables`: each of the learner's points against the
+    rival's point with the same values of `shared` (e.g. both at the same mu), paired over the reported trials,
+    whatever the table's selection chose; Holm's step-down over the learner's points keeps the many points tried from
+    making one significant by chance. Per dataset: holds if a point is better beyond noise, fails if every point is
+    worse beyond noise, a tie otherwise; on at least `at_least` of `datasets` (default: all)."""
+    outcomes, parts = [], []
+    for table_id in spec["tables"]:
+        t = page.tables[table_id]
+        report_seeds = page.paper.seeds(t["spec"], page.quick)[0]
+        groups, scale = t["trace"].groups(t["metric"]), t["spec"].get("scale", 1)
+        for dataset in t["spec"]["datasets"]:
+            if dataset not in spec.get("datasets", [dataset]):
+                continue
+            result, text = fixed_point_outcome(t, spec, groups.get((dataset, spec["learner"]), {}),
+                                               groups.get((dataset, spec["rival"]), {}), report_seeds, scale)
+            if result:
+                outcomes.append(result)
+                parts.append(f"{table_id} {dataset}: {text}")
+    need = spec.get("at_least", len(outcomes))
+    return combine(outcomes, need), summary(outcomes, need, parts)
+
+
+def fixed_point_outcome(t, spec, mine, theirs, report_seeds, scale):
+    """check_fixed_point_better on one dataset: (outcome, text), or (None, None) when no point pairs."""
+    def shared(params):
+        return tuple(json.loads(params).get(name) for name in spec["shared"])
+
+    rivals = {shared(params): by_seed for params, by_seed in theirs.items()}
+    if len(rivals) != len(theirs):
+        raise ValueError(f"claim '{spec['id']}': {spec['rival']} has several grid points with the same "
+                         f"{', '.join(spec['shared'])}, so a point of {spec['learner']} has no one rival")
+    comparisons = []  # (params, comparison, in the stated direction, widest per-trial difference)
+    for params, by_seed in mine.items():
+        rival = rivals.get(shared(params), {})
+        seeds = [s for s in report_seeds if s in by_seed and s in rival]
+        if len(seeds) < 2:
+            continue
+        a, b = {s: by_seed[s][0] for s in seeds}, {s: rival[s][0] for s in seeds}
+        comparisons.append((params, compare(a, b), better(t, sum(a.values()), sum(b.values())),
+                            max(abs(a[s] - b[s]) for s in seeds)))
+    if not comparisons:
+        return None, None
+    decisions = holm_step_down([c.p for _, c, _, _ in comparisons])
+    wins = sum(1 for (_, _, right, _), (_, rejected) in zip(comparisons, decisions) if rejected and right)
+    losses = sum(1 for (_, _, right, _), (_, rejected) in zip(comparisons, decisions) if rejected and not right)
+    result = HOLDS if wins else FAILS if losses == len(comparisons) else TIE
+    # The point closest to holding: in the stated direction with the smallest p, else the other way with the largest.
+    closest = min(range(len(comparisons)),
+                  key=lambda i: (not comparisons[i][2], comparisons[i][1].p * (1 if comparisons[i][2] else -1)))
+    params, c, _, _ = comparisons[closest]
+    shown = ", ".join(f"{k} {v}" for k, v in json.loads(params).items() if k in spec.get("show", spec["shared"]))
+    return result, (f"{len(comparisons)} points, {wins} better and {losses} worse after Holm; closest to holding "
+                    f"({shown}): {c.difference * scale:+.2f}, {c.text()} (Holm "
+                    f"threshold {decisions[closest][0]:.2g}); per-trial differences up to "
+                    f"{max(w for *_, w in comparisons) * scale:.2f} ({result})")
 
 
 def check_monotone(page, spec):
