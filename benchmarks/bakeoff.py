@@ -36,11 +36,9 @@ Environment: GLIMPSE (default build/bin/glimpse), VW (default vw on PATH; withou
 GLIMPSE_DATA, KEEP=1 keeps the work folder.
 """
 import argparse
-import csv
 import datetime
 import json
 import os
-import random
 import subprocess
 import sys
 import time
@@ -208,29 +206,26 @@ class Bakeoff(Comparison):
                 os.remove(os.path.join(self.data, entry))
 
 
-# --- the ledger -----------------------------------------------------------------------------------------------------
+# --- the ledger (compare_vw's: ledger_path, write_ledger, verify_ledger) ---------------------------------------------
 LEDGER_FIELDS = ("dataset", "learner", "side", "order", "loss", "setting", "run")
 OAA_CHECK = "VW --oaa on the bake-off's rows at -l "  # the oaa check's cells: this prefix and the rate
-
-
-def ledger_path(page):
-    return (page[:-len(".md")] if page.endswith(".md") else page) + ".cells.csv"
+OAA_SIDE = "vw-bakeoff-rows"
 
 
 def ledger_rows(results):
     """One row per dataset, learner and reported order: the loss as a double prints and reads back exactly, and what
-    ran (`run`: glimpse's learner entry as JSON, or VW's options)."""
+    ran (`run`: glimpse's learner entry and constant feature as JSON, or VW's options)."""
     rows = []
     for r in results:
         for learner, entry in sorted(r["learners"].items()):
             side = "vw" if learner.startswith("VW ") else "glimpse"
-            what = entry["options"] if side == "vw" else json.dumps(entry["run"], sort_keys=True)
+            what = entry["options"] if side == "vw" else compare_vw.glimpse_run_text(entry["run"], True)
             for order, loss in sorted(entry["loss"].items()):
                 rows.append({"dataset": r["name"], "learner": learner, "side": side, "order": order,
                              "loss": repr(loss), "setting": entry["setting"], "run": what})
         for rate, by_order in sorted(r.get("oaa_check", {}).items()):
             for order, loss in sorted(by_order.items()):
-                rows.append({"dataset": r["name"], "learner": OAA_CHECK + str(rate), "side": "vw-bakeoff-rows",
+                rows.append({"dataset": r["name"], "learner": OAA_CHECK + str(rate), "side": OAA_SIDE,
                              "order": order, "loss": repr(loss), "setting": f"-l {rate}", "run": str(rate)})
     return rows
 
@@ -240,78 +235,19 @@ def verify_command(page, invoked_as):
     if invoked_as:
         quick = " --quick" if invoked_as.endswith(" --quick") else ""
         return invoked_as[:len(invoked_as) - len(quick)] + " --verify --sample N" + quick
-    return f"benchmarks/bakeoff.sh --verify {os.path.relpath(ledger_path(page), compare_vw.ROOT)} --sample N"
+    return (f"benchmarks/bakeoff.sh --verify {os.path.relpath(compare_vw.ledger_path(page), compare_vw.ROOT)} "
+            "--sample N")
 
 
-def write_ledger(path, results):
-    with open(path, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=LEDGER_FIELDS, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(ledger_rows(results))
+def rerun_oaa_check(bakeoff, dataset, k, cells):
+    """The oaa check's cells of a dataset, rerun (all its rates at once, as the page ran them)."""
+    return {(OAA_SIDE, OAA_CHECK + str(rate), order): loss
+            for rate, by_order in bakeoff.oaa_check(dataset, k).items() for order, loss in by_order.items()}
 
 
 def verify(args):
     """Reruns the ledger's rows of `args.sample` cells (all without it) and compares each loss bit for bit."""
-    with open(args.verify, newline="") as f:
-        rows = list(csv.DictReader(f))
-    if not rows or set(rows[0]) != set(LEDGER_FIELDS):
-        raise SystemExit(f"bakeoff: {args.verify}: not a bake-off ledger (expected the columns "
-                         f"{', '.join(LEDGER_FIELDS)})")
-    cells = {}
-    for row in rows:
-        cells.setdefault((row["dataset"], row["learner"]), []).append(row)
-    args.orders = max(int(row["order"]) for row in rows)
-    args.selection_orders = 0
-    differ, checked = [], 0
-    with compare_vw.work_folder("bakeoff-verify.") as work:
-        bakeoff = Bakeoff(args, work)
-        if args.no_vw:
-            bakeoff.vw = None
-        # Without VW only glimpse's cells can be rerun, so the draw is among them.
-        names = sorted(c for c in cells if bakeoff.vw or cells[c][0]["side"] == "glimpse")
-        left_out = len(cells) - len(names)
-        if args.sample is not None and args.sample < len(names):
-            random.Random(args.seed).shuffle(names)
-            names = names[:args.sample]
-        for dataset in sorted({d for d, _ in names}):
-            chosen = [cells[(d, l)] for d, l in names if d == dataset]
-            if not os.path.exists(os.path.join(bakeoff.installed, dataset + ".h5")):
-                run([bakeoff.glimpse, "datasets", "install", dataset])
-            n, d, k = bakeoff.write_orders(dataset)
-            rerun = {}  # (learner, order) -> loss
-            glimpse_cells = {c[0]["learner"]: json.loads(c[0]["run"]) for c in chosen if c[0]["side"] == "glimpse"}
-            if glimpse_cells:
-                accuracies, _ = bakeoff.glimpse_accuracies(dataset, glimpse_cells, bakeoff.reported, "verify")
-                for (label, _, _), by_order in accuracies.items():
-                    for order, accuracy in by_order.items():
-                        rerun[(label, order)] = 1 - accuracy
-            vw_cells = {c[0]["learner"]: [(c[0]["setting"], c[0]["run"])] for c in chosen if c[0]["side"] == "vw"}
-            oaa_cells = [c for c in chosen if c[0]["side"] == "vw-bakeoff-rows"]
-            # (Drawn without any of VW's bandit cells, a dataset's oaa-check cells once ran compare_vw's whole default
-            # grid here, whose "squarecb" family overwrote glimpse's squarecb cell.)
-            for (family, _), by_order in bakeoff.vw_accuracies(dataset, k, vw_cells, bakeoff.reported).items():
-                for order, accuracy in by_order.items():
-                    rerun[(family, order)] = 1 - accuracy
-            if oaa_cells:
-                for rate, by_order in bakeoff.oaa_check(dataset, k).items():
-                    for order, loss in by_order.items():
-                        rerun[(OAA_CHECK + str(rate), order)] = loss
-            for cell in chosen:
-                for row in cell:
-                    checked += 1
-                    got = rerun.get((row["learner"], int(row["order"])))
-                    if got is None or repr(got) != row["loss"]:
-                        differ.append(f"{dataset}, {row['learner']} ({row['setting']}), order {row['order']}: ledger "
-                                      f"{row['loss']}, rerun {'failed' if got is None else repr(got)}")
-    sample = f" (--sample {args.sample} --seed {args.seed})" if args.sample is not None else ""
-    print(f"bakeoff --verify: {len(names)} cells{sample}, {checked} losses rerun"
-          + ("" if bakeoff.vw else f" (glimpse's cells only: no vw; {left_out} VW cells not drawn)"),
-          file=sys.stderr)
-    for line in differ:
-        print("DIFFERS: " + line, file=sys.stderr)
-    if differ:
-        raise SystemExit(1)
-    print(f"bakeoff --verify: all {checked} equal to the ledger bit for bit", file=sys.stderr)
+    compare_vw.verify_ledger(args, Bakeoff, LEDGER_FIELDS, lambda accuracy: 1 - accuracy, "bakeoff", rerun_oaa_check)
 
 
 # --- the analysis ---------------------------------------------------------------------------------------------------
@@ -458,7 +394,7 @@ def write_page(path, results, args, command, versions, seconds, invoked_as, with
         "",
         f"*Generated by {by}: do not edit this page, rerun it.* {datetime.date.today().isoformat()}, {versions}; "
         f"{seconds:.0f} s on {os.cpu_count()} cores. Every number below comes from that run. Every reported loss "
-        f"behind it is in `{os.path.basename(ledger_path(path))}` beside it, with the grid point or VW options that "
+        f"behind it is in `{os.path.basename(compare_vw.ledger_path(path))}` beside it, with the grid point or VW options that "
         f"ran; `{verify_command(path, invoked_as)}` reruns N of its cells and compares them bit for bit.",
         "",
         "After Bietti, Agarwal and Langford, \"A Contextual Bandit Bake-off\" (JMLR 22, 2021), which ranked Vowpal "
@@ -655,7 +591,7 @@ def main():
         if args.page != "-":
             write_page(args.page, results, args, command.strip(), compare_vw.versions_text(bakeoff), seconds,
                        args.invoked_as, bool(bakeoff.vw))
-            write_ledger(ledger_path(args.page), results)
+            compare_vw.write_ledger(compare_vw.ledger_path(args.page), LEDGER_FIELDS, ledger_rows(results))
         json.dump(results, sys.stdout, indent=1, default=str)
         print()
 

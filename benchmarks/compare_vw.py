@@ -2,6 +2,7 @@
 """glimpse next to Vowpal Wabbit on the same rows in the same orders (issues #30, #31).
 
     benchmarks/compare_vw.sh [--orders N] [--selection-orders M] [--repeats R] [--page FILE] [DATASET...]
+    benchmarks/compare_vw.sh --verify LEDGER [--sample N] [--seed S]
 
 For each installed dataset (glimpse datasets install NAME), benchmarks/vw_input.py writes N + M orders of the
 same rows (features min-max scaled to [-1, 1], a sparse dataset's divided by their largest absolute value instead;
@@ -24,15 +25,19 @@ N + M).
   interleaved, medians.
 
 The page (default docs/results/vw_comparison.md) is written from these runs only, with the commands, the
-versions and the time it took. Environment: GLIMPSE (default build/bin/glimpse), VW (default vw on PATH),
+versions and the time it took, and beside it its ledger (vw_comparison.cells.csv): every reported accuracy with its
+order, chosen setting and what ran. --verify reruns the rows of N cells of a ledger (all without --sample) and
+exits 1 naming each that differs bit for bit. Environment: GLIMPSE (default build/bin/glimpse), VW (default vw on PATH),
 GLIMPSE_DATA (where installed datasets are), KEEP=1 keeps the work folder.
 """
 import argparse
 import contextlib
+import csv
 import datetime
 import json
 import os
 import pickle
+import random
 import re
 import shutil
 import statistics
@@ -214,9 +219,10 @@ class Comparison:
 
     # --- inputs -----------------------------------------------------------------------------------------------
     def write_orders(self, name):
-        """Every order of the dataset's rows, for both tools, from one reading of its file: (n, d, K)."""
+        """Every order of the dataset's rows, for both tools (VW's text only when VW runs), from one reading of its
+        file: (n, d, K)."""
         out = run(["/usr/bin/python3", os.path.join(HERE, "vw_input.py"), os.path.join(self.installed, name + ".h5"),
-                   self.vw_file(name, "{seed}"), "--seed", ",".join(map(str, self.orders)),
+                   self.vw_file(name, "{seed}") if self.vw else "-", "--seed", ",".join(map(str, self.orders)),
                    "--h5", os.path.join(self.data, f"{name}_o{{seed}}.h5"), "--name", f"{name}_o{{seed}}"]).stdout
         return tuple(int(v) for v in out.split())
 
@@ -389,6 +395,21 @@ class Comparison:
                   if all(order in choice["reported"] for order in self.reported)}
         return chosen, selecting
 
+    def rerun(self, name, k, glimpse_cells, vw_cells):
+        """The reported orders' accuracies of some cells, rerun as a ledger records them: {(side, learner, order):
+        accuracy}, side "glimpse" or "vw" (glimpse's squarecb and VW's share a name). glimpse_cells: {label: (protocol entry at its chosen point, constant feature)}; vw_cells: {family:
+        (setting label, options)}. A run that fails is left out."""
+        accuracies = {}
+        for constant in sorted({constant for _, constant in glimpse_cells.values()}):
+            cells = {label: entry for label, (entry, c) in glimpse_cells.items() if c == constant}
+            found, _ = self.glimpse_accuracies(name, cells, self.reported, "verify", (constant,))
+            for (label, _, _), by_order in found.items():
+                accuracies.update({("glimpse", label, order): accuracy for order, accuracy in by_order.items()})
+        found = self.vw_accuracies(name, k, {family: [cell] for family, cell in vw_cells.items()}, self.reported)
+        for (family, _), by_order in found.items():
+            accuracies.update({("vw", family, order): accuracy for order, accuracy in by_order.items()})
+        return accuracies
+
     def compare(self, name):
         n, d, k = self.write_orders(name)
         started = time.perf_counter()
@@ -420,6 +441,97 @@ class Comparison:
             for key, (command, env) in commands.items():
                 seconds[key].append(timed(command, env)[0])
         return {f"{tool}|{what}": statistics.median(values) for (tool, what), values in seconds.items()}
+
+
+# --- the ledger: every reported figure and what ran, so that any cell can be rerun bit for bit -------------------
+def ledger_path(page):
+    return (page[:-len(".md")] if page.endswith(".md") else page) + ".cells.csv"
+
+
+def glimpse_run_text(entry, constant):
+    """A ledger's `run` for glimpse: the protocol entry at the chosen point and whether rows had a constant feature."""
+    return json.dumps({"learner": entry, "constant": constant}, sort_keys=True)
+
+
+def write_ledger(path, fields, rows):
+    with open(path, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=fields, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+LEDGER_FIELDS = ("dataset", "learner", "side", "order", "accuracy", "setting", "run")
+
+
+def ledger_rows(results):
+    """One row per dataset, learner (or VW family) and reported order: the accuracy as a double prints and reads
+    back exactly, the chosen setting, and what ran."""
+    rows = []
+    for r in results:
+        for label, choice in r["glimpse"].items():
+            for order, accuracy in sorted(choice["reported"].items()):
+                rows.append({"dataset": r["name"], "learner": label, "side": "glimpse", "order": order,
+                             "accuracy": repr(accuracy), "setting": describe_params(label, *choice["key"][1:]),
+                             "run": glimpse_run_text(choice["run"], choice["key"][2])})
+        for family, choice in r.get("vw", {}).items():
+            for order, accuracy in sorted(choice["reported"].items()):
+                rows.append({"dataset": r["name"], "learner": family, "side": "vw", "order": order,
+                             "accuracy": repr(accuracy), "setting": choice["key"][1], "run": choice["options"]})
+    return rows
+
+
+def verify_ledger(args, make_comparison, fields, value_of, tool, extra=None):
+    """Reruns the rows of args.sample cells of the ledger args.verify (a cell: one learner or VW family, by its side,
+    on one dataset; all cells without --sample) and compares each value (the `fields[4]` column) with the ledger's bit
+    for bit, exiting 1 with each row that differs. make_comparison(args, work) runs them; value_of(accuracy) is what the ledger records
+    of an accuracy; rows of a side other than glimpse and vw are rerun by extra(comparison, dataset, k, cells) ->
+    {(side, learner, order): value}. Without VW only glimpse's cells are drawn."""
+    with open(args.verify, newline="") as f:
+        rows = list(csv.DictReader(f))
+    if not rows or tuple(rows[0]) != tuple(fields):
+        raise SystemExit(f"{tool}: {args.verify}: not a {tool} ledger (expected the columns {', '.join(fields)})")
+    value_field, cells = fields[4], {}
+    for row in rows:
+        cells.setdefault((row["dataset"], row["side"], row["learner"]), []).append(row)
+    args.orders, args.selection_orders = max(int(row["order"]) for row in rows), 0
+    differ, checked = [], 0
+    with work_folder(f"{tool}-verify.") as work:
+        comparison = make_comparison(args, work)
+        if args.no_vw:
+            comparison.vw = None
+        names = sorted(c for c in cells if comparison.vw or c[1] == "glimpse")
+        left_out = len(cells) - len(names)
+        if args.sample is not None and args.sample < len(names):
+            random.Random(args.seed).shuffle(names)
+            names = names[:args.sample]
+        for dataset in sorted({d for d, _, _ in names}):
+            chosen = [cells[name] for name in names if name[0] == dataset]
+            if not os.path.exists(os.path.join(comparison.installed, dataset + ".h5")):
+                run([comparison.glimpse, "datasets", "install", dataset])
+            _, _, k = comparison.write_orders(dataset)
+            glimpse_cells = {c[0]["learner"]: tuple(json.loads(c[0]["run"])[key] for key in ("learner", "constant"))
+                             for c in chosen if c[0]["side"] == "glimpse"}
+            vw_cells = {c[0]["learner"]: (c[0]["setting"], c[0]["run"]) for c in chosen if c[0]["side"] == "vw"}
+            rerun = {key: value_of(accuracy)
+                     for key, accuracy in comparison.rerun(dataset, k, glimpse_cells, vw_cells).items()}
+            others = [c for c in chosen if c[0]["side"] not in ("glimpse", "vw")]
+            if others:
+                rerun.update(extra(comparison, dataset, k, others))
+            for row in (row for cell in chosen for row in cell):
+                checked += 1
+                got = rerun.get((row["side"], row["learner"], int(row["order"])))
+                if got is None or repr(got) != row[value_field]:
+                    differ.append(f"{dataset}, {row['learner']} ({row['setting']}), order {row['order']}: ledger "
+                                  f"{row[value_field]}, rerun {'failed' if got is None else repr(got)}")
+    sample = f" (--sample {args.sample} --seed {args.seed})" if args.sample is not None else ""
+    print(f"{tool} --verify: {len(names)} cells{sample}, {checked} values rerun"
+          + ("" if comparison.vw else f" (glimpse's cells only: no vw; {left_out} VW cells not drawn)"),
+          file=sys.stderr)
+    for line in differ:
+        print("DIFFERS: " + line, file=sys.stderr)
+    if differ:
+        raise SystemExit(1)
+    print(f"{tool} --verify: all {checked} equal to the ledger bit for bit", file=sys.stderr)
 
 
 # --- the page -----------------------------------------------------------------------------------------------------
@@ -515,8 +627,13 @@ def write_page(path, results, args, command, versions, seconds, invoked_as=None)
             if failed:
                 summary += failed_runs_text(tool, failed, shown)
         lines += [summary, ""]
+    verify = (f"{invoked_as} --verify --sample N" if invoked_as else
+              f"benchmarks/compare_vw.sh --verify {os.path.relpath(ledger_path(path), ROOT)} --sample N")
     lines += ["## How to rerun", "", "```sh", "build/bin/glimpse datasets install " +
-              " ".join(r["name"] for r in results), invoked_as or command, "```", ""]
+              " ".join(r["name"] for r in results), invoked_as or command, "```", "",
+              f"The ledger beside this page ({os.path.basename(ledger_path(path))}) holds every reported accuracy with "
+              f"its order, chosen setting and what ran; `{verify}` reruns N cells (a cell: one learner on one "
+              f"dataset, its {args.orders} reported orders) and compares them with it bit for bit (VW's cells need `vw`).", ""]
     with open(path, "w") as f:
         f.write("\n".join(lines))
 
@@ -610,7 +727,12 @@ def main():
     parser.add_argument("--no-vw", action="store_true", help="glimpse's side only, even with a VW binary")
     parser.add_argument("--constant", choices=("both", "without", "with"), default="both",
                         help="glimpse's rows without and with a constant feature, as grid variants (both), or one")
+    parser.add_argument("--verify", metavar="LEDGER", help="rerun the ledger's cells and compare them bit for bit")
+    parser.add_argument("--sample", type=int, help="--verify: this many cells, drawn at random with --seed")
+    parser.add_argument("--seed", type=int, default=1, help="--verify --sample: the draw's seed (1)")
     args = parser.parse_args()
+    if args.verify:
+        return verify_ledger(args, Comparison, LEDGER_FIELDS, lambda accuracy: accuracy, "compare_vw")
     if args.learners:
         unknown = [label for label in args.learners if label not in GLIMPSE_LEARNERS]
         if unknown:
@@ -647,6 +769,7 @@ def main():
         command = "benchmarks/compare_vw.sh " + " ".join(shown_arguments(sys.argv[1:]))
         if args.page != "-":
             write_page(args.page, results, args, command.strip(), versions, seconds, args.invoked_as)
+            write_ledger(ledger_path(args.page), LEDGER_FIELDS, ledger_rows(results))
         json.dump(results, sys.stdout, indent=1, default=str)
         print()
 

@@ -15,7 +15,7 @@ written as a glimpse dataset file (a dense /X), so glimpse can read them without
     vw_input.py CACHE_FILE OUT_{seed}.vw --seed 1,2,3 [--h5 OUT_{seed}.h5 --name NAME_{seed}]
 
 Several seeds (comma-separated) write one order each from one reading of the cache: "{seed}" in OUT, --h5 and
---name stands for the order's seed.
+--name stands for the order's seed. OUT "-" writes the --h5 files only (for glimpse's side without VW).
 
 With --as-bakeoff, the rows are written as the contextual-bandit bake-off's oml_to_vw.py writes OpenML data (for
 benchmarks/bakeoff.py's check of the suite against its published --oaa losses): the stored values unscaled, features
@@ -117,8 +117,9 @@ def main():
         if args.h5:
             write_glimpse_dataset(args.h5.replace("{seed}", str(seed)), args.name.replace("{seed}", str(seed)),
                                   shuffled_x, shuffled_y, k)
-        write_vw_rows(args.output.replace("{seed}", str(seed)), shuffled_x, shuffled_y,
-                      lambda j, v: f"f{j + 1}:{v:.9g}")
+        if args.output != "-":  # "-": the --h5 file only (glimpse's side, without VW)
+            write_vw_rows(args.output.replace("{seed}", str(seed)), shuffled_x, shuffled_y,
+                          lambda j, v: f"f{j + 1}:{v:.9g}")
     print(len(y), x.shape[1], k)
 
 

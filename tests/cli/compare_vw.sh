@@ -101,6 +101,29 @@ assert set(runs) == {(label, f"tiny_o{order}") for label in labels for order in 
 assert set(runs.values()) == {1}, runs
 PY
 
+# The ledger: one row per glimpse learner or VW family and reported order (the page's rows, twice); --verify reruns
+# cells bit for bit, glimpse's and VW's squarecb apart although they share a name, and names a changed row.
+ledger="$work/with.cells.csv"
+[ "$(head -1 "$ledger")" = "dataset,learner,side,order,accuracy,setting,run" ] || fail "ledger header: $(head -1 "$ledger")"
+rows=$(($(wc -l < "$ledger") - 1))
+[ "$rows" = "$((2 * $(grep -cE '^\| (glimpse|VW) \|' "$work/with.md")))" ] || fail "ledger rows $rows for the page's"
+grep -qF "benchmarks/compare_vw.sh --verify" "$work/with.md" || fail "the page does not say how to verify it"
+VW="$work/bin/vw" "$SOURCE_DIR/benchmarks/compare_vw.sh" --verify "$ledger" 2> "$work/verify.err" ||
+  fail "verify of every cell failed: $(cat "$work/verify.err")"
+grep -q "all $rows equal to the ledger bit for bit" "$work/verify.err" || fail "verify: $(cat "$work/verify.err")"
+(head -1 "$ledger"; grep -E '^tiny,squarecb,' "$ledger") > "$work/squarecb.csv"
+[ "$(grep -c ',glimpse,' "$work/squarecb.csv") $(grep -c ',vw,' "$work/squarecb.csv")" = "2 2" ] ||
+  fail "glimpse's and VW's squarecb rows: $(cat "$work/squarecb.csv")"
+VW="$work/bin/vw" "$SOURCE_DIR/benchmarks/compare_vw.sh" --verify "$work/squarecb.csv" --sample 2 --seed 4 \
+  2> "$work/verify.err" || fail "verify of the two squarecb cells failed: $(cat "$work/verify.err")"
+grep -q "all 4 equal to the ledger bit for bit" "$work/verify.err" || fail "verify: $(cat "$work/verify.err")"
+awk -F, 'BEGIN { OFS = "," } $2 == "cspa" && $4 == 2 { $5 = "0.123" } { print }' "$ledger" > "$work/changed.csv"
+PATH=/usr/bin:/bin VW= "$SOURCE_DIR/benchmarks/compare_vw.sh" --verify "$work/changed.csv" 2> "$work/verify.err" &&
+  fail "verify passed a changed ledger"
+grep -qE "^DIFFERS: tiny, cspa \(.*\), order 2: ledger 0.123, rerun 0\.[0-9]+" "$work/verify.err" ||
+  fail "verify did not name the changed row: $(cat "$work/verify.err")"
+grep -q "glimpse's cells only: no vw" "$work/verify.err" || fail "without vw, VW's cells were drawn: $(cat "$work/verify.err")"
+
 # Chosen settings that fail on a reported order (here every bandit run on order 2): their families have no row, and
 # the page names them (the choice was made on the selection order alone, so no other setting takes their place).
 VW="$work/bin/vw" VW_FAIL="tiny_o2.vw *--cbify*" VW_LOG=/dev/null "$SOURCE_DIR/benchmarks/compare_vw.sh" "${options[@]}" \

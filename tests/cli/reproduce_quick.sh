@@ -24,7 +24,7 @@ for paper in $papers; do
       { echo "FAILED: $paper: no $figure.png/.svg"; exit 1; }
   done
   tail -1 "$page" | grep -q '^<!-- glimpse-reproduce {'
-  if grep -q '"protocols"' "$SOURCE_DIR/protocols/$paper/paper.json"; then  # a page of protocols keeps a ledger
+  if grep -qE '"protocols"|"ledger": true' "$SOURCE_DIR/protocols/$paper/paper.json"; then  # pages that keep a ledger
     [ -s "$work/quick/$paper/$paper.cells.csv" ] || { echo "FAILED: $paper: no ledger"; exit 1; }
   fi
   echo "$paper: quick page written ($(grep -c '' "$page") lines)"

@@ -4,8 +4,8 @@
 # x86-64 machine runs this suite. The sample is drawn anew each time (its seed is printed: rerun it with --seed) and
 # kept to cells whose runs took GLIMPSE_VERIFY_SECONDS (default 20) of recorded time, so all pages take minutes.
 # A page another program writes (a paper.json with a "generator") is verified the same way when that program keeps a
-# ledger ("ledger": true: bakeoff, whose program reruns glimpse's cells here, VW's only where vw is installed);
-# vw_comparison keeps none. A build other than the reference arithmetic cannot reproduce the bits: skipped (77).
+# ledger ("ledger": true: bakeoff and vw_comparison, whose programs rerun glimpse's cells here, VW's only where vw is
+# installed). A build other than the reference arithmetic cannot reproduce the bits: skipped (77).
 set -euo pipefail
 /usr/bin/python3 -c "import json, sys; sys.exit(0 if json.loads(sys.argv[1])['reference'] else 1)" \
   "$("$GLIMPSE" --version --json)" || { echo "not the reference build: skipped"; exit 77; }
