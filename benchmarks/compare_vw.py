@@ -397,8 +397,9 @@ class Comparison:
 
     def rerun(self, name, k, glimpse_cells, vw_cells):
         """The reported orders' accuracies of some cells, rerun as a ledger records them: {(side, learner, order):
-        accuracy}, side "glimpse" or "vw" (glimpse's squarecb and VW's share a name). glimpse_cells: {label: (protocol entry at its chosen point, constant feature)}; vw_cells: {family:
-        (setting label, options)}. A run that fails is left out."""
+        accuracy}, side "glimpse" or "vw" (glimpse's squarecb and VW's share a name). glimpse_cells: {label:
+        (protocol entry at its chosen point, constant feature)}; vw_cells: {family: (setting label, options)}. A run
+        that fails is left out."""
         accuracies = {}
         for constant in sorted({constant for _, constant in glimpse_cells.values()}):
             cells = {label: entry for label, (entry, c) in glimpse_cells.items() if c == constant}
@@ -483,9 +484,9 @@ def ledger_rows(results):
 def verify_ledger(args, make_comparison, fields, value_of, tool, extra=None):
     """Reruns the rows of args.sample cells of the ledger args.verify (a cell: one learner or VW family, by its side,
     on one dataset; all cells without --sample) and compares each value (the `fields[4]` column) with the ledger's bit
-    for bit, exiting 1 with each row that differs. make_comparison(args, work) runs them; value_of(accuracy) is what the ledger records
-    of an accuracy; rows of a side other than glimpse and vw are rerun by extra(comparison, dataset, k, cells) ->
-    {(side, learner, order): value}. Without VW only glimpse's cells are drawn."""
+    for bit, exiting 1 with each row that differs. make_comparison(args, work) runs them; value_of(accuracy) is what
+    the ledger records of an accuracy; rows of a side other than glimpse and vw are rerun by extra(comparison,
+    dataset, k, cells) -> {(side, learner, order): value}. Without VW only glimpse's cells are drawn."""
     with open(args.verify, newline="") as f:
         rows = list(csv.DictReader(f))
     if not rows or tuple(rows[0]) != tuple(fields):
@@ -575,13 +576,15 @@ def write_page(path, results, args, command, versions, seconds, invoked_as=None)
         f"Accuracy: proposed labels right over one pass, mean (std) over the {args.orders} reported orders; each "
         f"learner's grid point (and VW setting's) is the one with the best mean on {args.selection_orders} other "
         f"orders, so no figure chose its own grid point (only the chosen points run on the reported orders); a "
-        f"chosen setting names the parameters this comparison sets or grids, the others keep the plugin's defaults (`glimpse describe NAME`). Whether rows carry a constant feature is part of each side's "
+        "chosen setting names the parameters this comparison sets or grids, the others keep the plugin's defaults "
+        "(`glimpse describe NAME`). Whether rows carry a constant feature is part of each side's "
         f"grid point: VW's default (constant) or `--noconstant`; glimpse without one or with the bias transform "
         f"appending 1 to each row after the scaling (\"constant feature\" in the chosen setting). "
         + (vw_grid_text() + " " if any(r.get("vw") for r in results) else "") +
-        f"VW runs with its defaults otherwise (`-b 18` hashing). Whole process: order 1, each learner at its chosen setting, the median "
-        f"of {args.repeats} interleaved runs after an untimed one (VW from the cache that run wrote; glimpse, when a "
-        f"constant feature is chosen, mapping the transformed rows that run kept, GLIMPSE_PREPARED_CACHE=always).",
+        "VW runs with its defaults otherwise (`-b 18` hashing). Whole process: order 1, each learner at its chosen "
+        f"setting, the median of {args.repeats} interleaved runs after an untimed one (VW from the cache that run "
+        "wrote; glimpse, when a constant feature is chosen, mapping the transformed rows that run kept, "
+        "GLIMPSE_PREPARED_CACHE=always).",
         "",
     ]
     for r in results:
@@ -632,8 +635,9 @@ def write_page(path, results, args, command, versions, seconds, invoked_as=None)
     lines += ["## How to rerun", "", "```sh", "build/bin/glimpse datasets install " +
               " ".join(r["name"] for r in results), invoked_as or command, "```", "",
               f"The ledger beside this page ({os.path.basename(ledger_path(path))}) holds every reported accuracy with "
-              f"its order, chosen setting and what ran; `{verify}` reruns N cells (a cell: one learner on one "
-              f"dataset, its {args.orders} reported orders) and compares them with it bit for bit (VW's cells need `vw`).", ""]
+              f"its order, chosen setting and what ran; `{verify}` reruns N cells (a cell: one learner or VW family "
+              f"on one dataset, its {args.orders} reported orders) and compares them with it bit for bit (VW's cells "
+              "need `vw`).", ""]
     with open(path, "w") as f:
         f.write("\n".join(lines))
 
