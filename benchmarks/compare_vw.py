@@ -111,9 +111,10 @@ GLIMPSE_LEARNERS = {
 SAME_METHOD = {"banditron": "epsilon-greedy", "squarecb": "squarecb", "oaa (full labels)": "oaa (full labels)"}
 
 
-# VW's learning rates (-l; its default is 0.5), gridded for every VW setting: the bake-off's rates from 0.1 up, the
-# range in which VW's best settings on these rows were found (issue #58); lower rates cost a run each for nothing here.
-VW_LEARNING_RATES = (0.1, 0.3, 1, 3, 10)
+# VW's learning rates (-l; its default is 0.5), gridded for every VW setting. 0.1-10 left 11 of VW's 42 choices at an
+# end (letter's best VW setting at 10, segment's at 0.1), so the grid reaches a step past each; the page lists every
+# choice still at an end of its grid (grid_ends).
+VW_LEARNING_RATES = (0.03, 0.1, 0.3, 1, 3, 10, 30)
 
 
 # VW's methods: family -> (options with {k} for the number of classes, and the method's own grid: option -> values).
@@ -154,6 +155,45 @@ def vw_grid_text():
     return (f"VW's grid ({count} settings): {methods}; each at learning rates -l "
             f"{', '.join(map(str, VW_LEARNING_RATES))} (VW's default is 0.5), with VW's constant feature and with "
             "`--noconstant`.")
+
+
+def gridded_values(tool, learner, setting):
+    """A chosen setting's numeric grid parameters of three values or more: {parameter: (value, sorted grid)}.
+    `setting`: VW's grid label ("epsilon 0.05, -l 3, noconstant") or glimpse's parameters as JSON."""
+    if tool == "VW":
+        _, grid = VW_METHODS[learner]
+        grids = {option.removeprefix("--"): values for option, values in grid.items()}
+        grids["-l"] = VW_LEARNING_RATES
+        chosen = {name: float(value) for name, _, value in (part.rpartition(" ") for part in setting.split(", "))
+                  if name in grids}
+    else:
+        grids = GLIMPSE_LEARNERS[learner].get("grid") or {}
+        chosen = json.loads(setting)
+    return {name: (chosen[name], sorted(values)) for name, values in grids.items()
+            if len(values) >= 3 and all(isinstance(v, (int, float)) for v in values) and name in chosen}
+
+
+def grid_ends(results):
+    """Where a chosen setting sits at an end of its grid, such a learner or family might do better past it:
+    [(tool, learner, parameter, grid, [datasets at the lowest], [datasets at the highest])], each numeric grid
+    parameter of three values or more chosen at an end on at least one dataset."""
+    ends = {}
+    for r in results:
+        for tool, side in (("glimpse", r["glimpse"]), ("VW", r.get("vw", {}))):
+            for learner, chosen in side.items():
+                for parameter, (value, grid) in gridded_values(tool, learner, chosen["key"][1]).items():
+                    if value in (grid[0], grid[-1]):
+                        _, low, high = ends.setdefault((tool, learner, parameter), (grid, [], []))
+                        (low if value == grid[0] else high).append(r["name"])
+    return [(tool, learner, parameter, grid, low, high)
+            for (tool, learner, parameter), (grid, low, high) in sorted(ends.items())]
+
+
+def at_an_end_text(tool, learner, setting):
+    """" (at its grid's end: PARAMETER VALUE, ...)" for a chosen setting with a parameter at an end, else ""."""
+    ends = [f"{name} {value:g}" for name, (value, grid) in gridded_values(tool, learner, setting).items()
+            if value in (grid[0], grid[-1])]
+    return f" (at its grid's end: {', '.join(ends)})" if ends else ""
 
 
 def run(command, **kwargs):
@@ -313,14 +353,14 @@ class Comparison:
                 raise SystemExit(f"compare_vw: glimpse run {path} failed:\n{result.stderr}")
             with h5py.File(out, "r") as f:
                 for row in f[root.summary][()]:
-                    label = row[run_fields.label].decode()
+                    learner = row[run_fields.label].decode()
                     if row[run_fields.status].decode() != status.complete:
-                        failed[label] = failed.get(label, 0) + 1
+                        failed[learner] = failed.get(learner, 0) + 1
                         continue
                     seed = int(row[run_fields.dataset].decode().rsplit("_o", 1)[1])
                     params = {k: v for k, v in json.loads(row[run_fields.params].decode()).items()
                               if not k.endswith("precision")}
-                    key = (label, json.dumps(params, sort_keys=True), constant)
+                    key = (learner, json.dumps(params, sort_keys=True), constant)
                     accuracies.setdefault(key, {})[seed] = float(row["online_accuracy"])
         return accuracies, failed
 
@@ -609,14 +649,16 @@ def write_page(path, results, args, command, versions, seconds, invoked_as=None)
                      key=lambda v: v["selection"])
         best_g_name = next(l for l, v in r["glimpse"].items() if v is best_g)
         summary = (f"Best glimpse bandit learner (chosen on the selection orders): **{best_g_name}**, "
-                   f"{percent(list(best_g['reported'].values()))}.")
+                   f"{percent(list(best_g['reported'].values()))}"
+                   f"{at_an_end_text('glimpse', best_g_name, best_g['key'][1])}.")
         bandit_vw = {f: v for f, v in r.get("vw", {}).items() if "full" not in f}
         if bandit_vw:
             best_v_name = max(bandit_vw, key=lambda f: bandit_vw[f]["selection"])
             best_v = bandit_vw[best_v_name]
             gap = 100 * (np.mean(list(best_g["reported"].values())) - np.mean(list(best_v["reported"].values())))
             summary += (f" Best VW bandit setting: **{best_v_name}** ({best_v['key'][1]}), "
-                        f"{percent(list(best_v['reported'].values()))}."
+                        f"{percent(list(best_v['reported'].values()))}"
+                        f"{at_an_end_text('VW', best_v_name, best_v['key'][1])}."
                         f" glimpse - VW: {gap:+.1f} points ({'at or above' if gap >= 0 else 'below'} VW).")
             ratios = []
             for learner, family in SAME_METHOD.items():
@@ -630,6 +672,16 @@ def write_page(path, results, args, command, versions, seconds, invoked_as=None)
             if failed:
                 summary += failed_runs_text(tool, failed, shown)
         lines += [summary, ""]
+    ends = grid_ends(results)
+    lines += ["## Settings chosen at a grid's end", "",
+              "Each numeric grid parameter (three values or more) chosen at the lowest or highest value of its grid, "
+              "with the datasets where it was: such a learner or VW family might do better past that end, so its "
+              "row may understate it." + ("" if ends else " None."), ""]
+    if ends:
+        lines += ["| tool | learner | parameter | grid | at the lowest | at the highest |", "|---|---|---|---|---|---|"]
+        lines += [f"| {tool} | {learner} | {parameter} | {', '.join(f'{v:g}' for v in grid)} | {', '.join(low)} | "
+                  f"{', '.join(high)} |" for tool, learner, parameter, grid, low, high in ends]
+        lines.append("")
     verify = (f"{invoked_as} --verify --sample N" if invoked_as else
               f"benchmarks/compare_vw.sh --verify {os.path.relpath(ledger_path(path), ROOT)} --sample N")
     lines += ["## How to rerun", "", "```sh", "build/bin/glimpse datasets install " +

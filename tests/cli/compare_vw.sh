@@ -69,8 +69,16 @@ grep -qE '^\| VW \| squarecb \| gamma_scale 500, -l 3 \| 75.0 \(0.0\) \|' <<< "$
 # Ties keep the grid's first point: regcbopt's largest mellowness, with VW's constant feature.
 grep -qE '^\| VW \| regcbopt \| mellowness 0.1, -l 3 \| 45.0 \(0.0\) \|' <<< "$page" || fail "no regcbopt row: $page"
 grep -qE '^\| VW \| oaa \(full labels\) \| -l 3 \| 95.0 \(0.0\) \|' <<< "$page" || fail "no oaa row: $page"
-grep -q "VW's grid (210 settings): epsilon-greedy \`--cbify K\`, --epsilon 0.01, 0.02, 0.05, 0.1, 0.2;" <<< "$page" ||
+grep -q "VW's grid (294 settings): epsilon-greedy \`--cbify K\`, --epsilon 0.01, 0.02, 0.05, 0.1, 0.2;" <<< "$page" ||
   fail "the page does not state VW's grid: $page"
+grep -q "each at learning rates -l 0.03, 0.1, 0.3, 1, 3, 10, 30 (VW's default is 0.5)" <<< "$page" ||
+  fail "the page does not state VW's learning rates: $page"
+# Grid ends: regcb's and regcbopt's ties go to the largest mellowness, an end of their grids; epsilon 0.05, gamma_scale
+# 500 and -l 3 are inside theirs, so epsilon-greedy and squarecb are not listed.
+ends=$(sed -n "/^## Settings chosen at a grid's end/,/^## How to rerun/p" <<< "$page")
+grep -qF '| VW | regcbopt | mellowness | 1e-05, 0.0001, 0.001, 0.01, 0.1 |  | tiny |' <<< "$ends" ||
+  fail "regcbopt's mellowness not listed at its grid's end: $ends"
+grep -qE '^\| VW \| (epsilon-greedy|squarecb) ' <<< "$ends" && fail "a choice inside its grid listed at an end: $ends"
 grep -q "Best VW bandit setting: \*\*epsilon-greedy\*\* (epsilon 0.05, -l 3), 80.0 (0.0)" <<< "$page" ||
   fail "best VW bandit setting wrong: $page"
 grep -qE "glimpse - VW: [-+][0-9.]+ points" <<< "$page" || fail "no gap: $page"
@@ -106,7 +114,8 @@ PY
 ledger="$work/with.cells.csv"
 [ "$(head -1 "$ledger")" = "dataset,learner,side,order,accuracy,setting,run" ] || fail "ledger header: $(head -1 "$ledger")"
 rows=$(($(wc -l < "$ledger") - 1))
-[ "$rows" = "$((2 * $(grep -cE '^\| (glimpse|VW) \|' "$work/with.md")))" ] || fail "ledger rows $rows for the page's"
+shown=$(grep -cE '^\| (glimpse|VW) \| [^|]+ \| [^|]+ \| [0-9.]+ \([0-9.]+\) \|' "$work/with.md")
+[ "$rows" = "$((2 * shown))" ] || fail "ledger rows $rows for the page's $shown"
 grep -qF "benchmarks/compare_vw.sh --verify" "$work/with.md" || fail "the page does not say how to verify it"
 VW="$work/bin/vw" "$SOURCE_DIR/benchmarks/compare_vw.sh" --verify "$ledger" 2> "$work/verify.err" ||
   fail "verify of every cell failed: $(cat "$work/verify.err")"
