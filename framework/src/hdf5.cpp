@@ -89,6 +89,14 @@ Handle string_type() {
   check_status(H5Tset_cset(type.id(), H5T_CSET_UTF8), "setting UTF-8");
   return type;
 }
+Handle conversion_transfer(std::size_t elements, std::size_t element_bytes) {
+  constexpr std::size_t default_buffer = 1 << 20;  // HDF5's H5D_TEMP_BUF_SIZE
+  const std::size_t fits = std::max<std::size_t>(elements, 1) * std::max<std::size_t>(element_bytes, 64);
+  Handle properties(check(H5Pcreate(H5P_DATASET_XFER), "creating transfer properties"));
+  check_status(H5Pset_buffer(properties.id(), std::min(fits, default_buffer), nullptr, nullptr),
+               "setting the conversion buffer");
+  return properties;
+}
 }  // namespace detail
 
 // Any object but a file closes when its last reference goes, as its own H5xclose would close it. A file goes through
@@ -333,7 +341,8 @@ void write_text(const Handle& parent, const std::string& name, const std::string
       check(H5Dcreate2(parent.id(), name.c_str(), type.id(), space.id(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
             "creating dataset '" + name + "'"));
   const char* data = text.c_str();
-  check_status(H5Dwrite(dataset.id(), type.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, &data), "writing '" + name + "'");
+  const Handle transfer = detail::conversion_transfer(1, 0);
+  check_status(H5Dwrite(dataset.id(), type.id(), H5S_ALL, H5S_ALL, transfer.id(), &data), "writing '" + name + "'");
 }
 
 std::string read_text(const Handle& parent, const std::string& name) {

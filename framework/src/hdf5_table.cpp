@@ -33,8 +33,10 @@ void write_table_rows(const Handle& parent, const std::string& name, const std::
   const Handle dataset(
       check(H5Dcreate2(parent.id(), name.c_str(), memory_type.id(), space.id(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
             "creating table '" + name + "'"));
+  // On file a text cell is a 16-byte heap reference, twice its 8 bytes in memory.
+  const Handle transfer = detail::conversion_transfer(count, 2 * cell_size * columns.size());
   if (count > 0)
-    check_status(H5Dwrite(dataset.id(), memory_type.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, rows),
+    check_status(H5Dwrite(dataset.id(), memory_type.id(), H5S_ALL, H5S_ALL, transfer.id(), rows),
                  "writing table '" + name + "'");
 }
 

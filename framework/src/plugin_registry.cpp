@@ -15,6 +15,7 @@
 
 #include "glimpse/error.hpp"
 #include "param_resolution.hpp"
+#include "plugin_index.hpp"
 
 namespace glimpse {
 namespace fs = std::filesystem;
@@ -70,6 +71,17 @@ void check_spec(const PluginSpec& spec, bool member = false) {
   }
 }
 
+// The folder's *.so files (not recursive), in name order; none when it is missing.
+std::vector<fs::path> libraries_in(const fs::path& folder) {
+  std::vector<fs::path> files;
+  std::error_code ec;
+  if (!fs::is_directory(folder, ec)) return files;
+  for (const auto& item : fs::directory_iterator(folder, ec))
+    if (item.path().extension() == ".so") files.push_back(item.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
 }  // namespace
 
 std::unique_ptr<PluginObject> LoadedPlugin::create(const ParamValues& params) const {
@@ -103,18 +115,32 @@ std::vector<fs::path> PluginRegistry::default_search_path() {
 
 PluginRegistry PluginRegistry::discover() {
   PluginRegistry registry;
-  for (const auto& folder : default_search_path()) registry.load_directory(folder);
+  PluginIndex index(PluginIndex::default_file());
+  std::vector<fs::path> seen;  // canonical paths, so that a folder named twice on the path counts once
+  for (const auto& folder : default_search_path()) {
+    for (const auto& file : libraries_in(folder)) {
+      std::error_code ec;
+      const fs::path canonical = fs::weakly_canonical(file, ec);
+      if (std::find(seen.begin(), seen.end(), canonical) != seen.end()) continue;
+      seen.push_back(canonical);
+      if (const auto entry = index.lookup(canonical)) {
+        registry.pending_.push_back({file, entry->name, entry->serves_dataset_names});
+        continue;
+      }
+      try {  // not in the index: load it now, and learn what it defines
+        if (const PluginSpec* spec = registry.load_library(file))
+          index.learn(canonical, spec->name, spec->serves_dataset_names);
+      } catch (const Error& e) {
+        registry.problems_.emplace_back(e.what());
+      }
+    }
+  }
+  index.save();
   return registry;
 }
 
 void PluginRegistry::load_directory(const fs::path& folder) {
-  std::error_code ec;
-  if (!fs::is_directory(folder, ec)) return;
-  std::vector<fs::path> files;
-  for (const auto& item : fs::directory_iterator(folder, ec))
-    if (item.path().extension() == ".so") files.push_back(item.path());
-  std::sort(files.begin(), files.end());
-  for (const auto& file : files) {
+  for (const auto& file : libraries_in(folder)) {
     try {
       load_file(file);
     } catch (const Error& e) {
@@ -123,10 +149,13 @@ void PluginRegistry::load_directory(const fs::path& folder) {
   }
 }
 
-void PluginRegistry::load_file(const fs::path& file) {
+void PluginRegistry::load_file(const fs::path& file) { load_library(file); }
+
+const PluginSpec* PluginRegistry::load_library(const fs::path& file) const {
   std::error_code ec;
   const fs::path canonical = fs::weakly_canonical(file, ec);
-  if (std::find(loaded_files_.begin(), loaded_files_.end(), canonical) != loaded_files_.end()) return;
+  std::lock_guard registry_lock(*mutex_);
+  if (std::find(loaded_files_.begin(), loaded_files_.end(), canonical) != loaded_files_.end()) return nullptr;
 
   const std::string where = file.string();
   std::lock_guard lock(store_mutex());  // dlopen and the store are used from one thread at a time
@@ -152,18 +181,49 @@ void PluginRegistry::load_file(const fs::path& file) {
   }
   library_store().push_back(std::move(library));
   loaded_files_.push_back(canonical);
-  if (const LoadedPlugin* existing = find(spec->name)) {
+  if (const LoadedPlugin* existing = find_loaded(spec->name)) {
     duplicates_.emplace_back(spec->name, file);
     problems_.push_back("plugin '" + spec->name + "' is defined twice: " + existing->file.string() + " and " + where);
-    return;
+    return nullptr;
   }
   plugins_.push_back({spec, entry, file, ""});
+  return spec;
+}
+
+template <class Wanted>
+void PluginRegistry::load_pending(Wanted wanted) const {
+  std::lock_guard lock(*mutex_);
+  std::vector<fs::path> files;
+  std::erase_if(pending_, [&](const PendingLibrary& library) {
+    if (!wanted(library)) return false;
+    files.push_back(library.file);
+    return true;
+  });
+  for (const auto& file : files) {
+    try {
+      load_library(file);
+    } catch (const Error& e) {
+      problems_.emplace_back(e.what());
+    }
+  }
+}
+
+void PluginRegistry::load_named(std::string_view name) const {
+  const std::string_view family = name.substr(0, name.find(':'));
+  load_pending([&](const PendingLibrary& library) { return library.name == name || library.name == family; });
+}
+
+const LoadedPlugin* PluginRegistry::find_loaded(std::string_view name) const noexcept {
+  std::lock_guard lock(*mutex_);
+  for (const auto& p : plugins_)
+    if (p.spec->name == name) return &p;
+  return nullptr;
 }
 
 const LoadedPlugin* PluginRegistry::find(std::string_view name) const noexcept {
-  for (const auto& p : plugins_)
-    if (p.spec->name == name) return &p;
   try {
+    load_named(name);
+    if (const LoadedPlugin* loaded = find_loaded(name)) return loaded;
     return member(name);
   } catch (const std::exception&) {
     return nullptr;
@@ -173,9 +233,12 @@ const LoadedPlugin* PluginRegistry::find(std::string_view name) const noexcept {
 const LoadedPlugin* PluginRegistry::member(std::string_view name) const {
   const auto colon = name.find(':');
   if (colon == std::string_view::npos) return nullptr;
+  load_named(name);
   const LoadedPlugin* family = nullptr;
+  std::unique_lock registry_lock(*mutex_);
   for (const auto& p : plugins_)
     if (p.spec->name == name.substr(0, colon)) family = &p;
+  registry_lock.unlock();
   if (!family || !family->entry->describe_member) return nullptr;
   std::lock_guard lock(*members_mutex_);
   for (const auto& m : members_)
@@ -197,6 +260,8 @@ const LoadedPlugin* PluginRegistry::member(std::string_view name) const {
 
 const LoadedPlugin& PluginRegistry::get(std::string_view name, PluginKind kind, const std::string& where) const {
   const std::string kind_name(plugin_kind_name(kind));
+  load_named(name);  // every library defining it, so that a duplicate is seen
+  std::unique_lock lock(*mutex_);
   for (const auto& [duplicate, file] : duplicates_)
     if (duplicate == name)
       throw Error(where, kind_name + " '" + std::string(name) + "' is defined twice: " + find(name)->file.string() +
@@ -211,7 +276,7 @@ const LoadedPlugin& PluginRegistry::get(std::string_view name, PluginKind kind, 
   }
   if (plugin && plugin->spec->kind == kind) return *plugin;
   std::string valid;
-  for (const auto* p : plugins())
+  for (const auto* p : plugins())  // loads every library, so the names and problems below are all there are
     if (p->spec->kind == kind) valid += (valid.empty() ? "" : ", ") + p->spec->name;
   const auto with_article = [](std::string_view noun) {
     return std::string(std::string_view("aeiou").find(noun.front()) != std::string_view::npos ? "an " : "a ") +
@@ -227,6 +292,8 @@ const LoadedPlugin& PluginRegistry::get(std::string_view name, PluginKind kind, 
 }
 
 const LoadedPlugin& PluginRegistry::dataset_name_server(const std::string& where) const {
+  load_pending([](const PendingLibrary& library) { return library.serves_dataset_names; });
+  std::lock_guard lock(*mutex_);
   const LoadedPlugin* server = nullptr;
   for (const auto& p : plugins_) {
     if (!p.spec->serves_dataset_names) continue;
@@ -243,12 +310,20 @@ const LoadedPlugin& PluginRegistry::dataset_name_server(const std::string& where
 }
 
 std::vector<const LoadedPlugin*> PluginRegistry::plugins() const {
+  load_pending([](const PendingLibrary&) { return true; });
+  std::lock_guard lock(*mutex_);
   std::vector<const LoadedPlugin*> result;
   for (const auto& p : plugins_) result.push_back(&p);
   std::sort(result.begin(), result.end(), [](const auto* a, const auto* b) {
     return std::pair(a->spec->kind, a->spec->name) < std::pair(b->spec->kind, b->spec->name);
   });
   return result;
+}
+
+std::vector<std::string> PluginRegistry::problems() const {
+  load_pending([](const PendingLibrary&) { return true; });
+  std::lock_guard lock(*mutex_);
+  return problems_;
 }
 
 ParamValues PluginRegistry::resolve(const LoadedPlugin& plugin, const GivenParams& given, const ProblemShape* shape,

@@ -29,7 +29,11 @@ class PluginRegistry {
   // Where plugins are looked for: each entry of GLIMPSE_PLUGIN_PATH (':'-separated), then the folder
   // lib/glimpse/plugins beside the running executable's bin/ (build tree and install tree alike).
   static std::vector<std::filesystem::path> default_search_path();
-  // A registry loaded from default_search_path().
+  // A registry of the libraries on default_search_path(), each loaded when first needed: the plugin index
+  // (plugin_index.hpp) says which library defines a name, so a lookup loads only the libraries defining it; a
+  // library the index does not know (new, changed, or refused last time) loads now, and the index learns it. Listing
+  // every plugin, or an error message that lists the valid names, loads every library first, so what is found or
+  // refused (duplicates and load problems included) is what loading them all would give.
   static PluginRegistry discover();
 
   // Loads every *.so in the folder (not recursive), in name order. A library that cannot be used is
@@ -60,13 +64,33 @@ class PluginRegistry {
                       const std::string& prefix = "") const;
   // Every usable plugin, sorted by kind then name.
   std::vector<const LoadedPlugin*> plugins() const;
-  const std::vector<std::string>& problems() const noexcept { return problems_; }
+  // Why libraries were refused (every library loaded first).
+  std::vector<std::string> problems() const;
 
  private:
-  std::vector<LoadedPlugin> plugins_;
-  std::vector<std::pair<std::string, std::filesystem::path>> duplicates_;  // name, second file
-  std::vector<std::filesystem::path> loaded_files_;                        // canonical paths
-  std::vector<std::string> problems_;
+  // A library discover() found and the index knows, not loaded yet.
+  struct PendingLibrary {
+    std::filesystem::path file;
+    std::string name;  // the plugin it defines, by the index
+    bool serves_dataset_names = false;
+  };
+  // Loads one library (nothing when that file is loaded already); its description, or null when it was loaded
+  // already or its name was taken (recorded as a duplicate).
+  const PluginSpec* load_library(const std::filesystem::path& file) const;
+  // Loads the pending libraries `wanted` picks, in search order; one refused is recorded in problems_.
+  template <class Wanted>
+  void load_pending(Wanted wanted) const;
+  // Loads the pending libraries defining `name`, or the family that "FAMILY:ARGUMENT" belongs to.
+  void load_named(std::string_view name) const;
+  const LoadedPlugin* find_loaded(std::string_view name) const noexcept;
+
+  // Loaded lazily by const lookups, so mutable; a deque, so that what get() and find() returned stays valid.
+  mutable std::deque<LoadedPlugin> plugins_;
+  mutable std::vector<std::pair<std::string, std::filesystem::path>> duplicates_;  // name, second file
+  mutable std::vector<std::filesystem::path> loaded_files_;                        // canonical paths
+  mutable std::vector<std::string> problems_;
+  mutable std::vector<PendingLibrary> pending_;
+  mutable std::unique_ptr<std::recursive_mutex> mutex_ = std::make_unique<std::recursive_mutex>();
   // Members described so far (deques: what find() returned stays valid as they grow).
   mutable std::deque<PluginSpec> member_specs_;
   mutable std::deque<LoadedPlugin> members_;

@@ -37,8 +37,9 @@ int command_new(const std::vector<std::string>& args) {
                                           : fs::path(name);
   // A plugin of the same name would shadow the shipped one (or be refused as a duplicate): name it otherwise. (A
   // folder already there is refused as such by write_new_learner.)
+  const auto registry = glimpse::PluginRegistry::discover();  // kept: what find() returns lives in it
   if (!fs::exists(folder))
-    if (const glimpse::LoadedPlugin* existing = glimpse::PluginRegistry::discover().find(name))
+    if (const glimpse::LoadedPlugin* existing = registry.find(name))
       throw glimpse::Error("glimpse new learner " + name,
                            "'" + name + "' is already the name of a " +
                                std::string(glimpse::plugin_kind_name(existing->spec->kind)) + " plugin (" +
