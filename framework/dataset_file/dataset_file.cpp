@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 
+#include "cache_folder.hpp"
 #include "glimpse/error.hpp"
 #include "hdf5.hpp"
 
@@ -23,9 +24,8 @@ namespace fs = std::filesystem;
 
 fs::path dataset_cache_dir() {
   if (const char* data = std::getenv("GLIMPSE_DATA"); data && *data) return data;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return fs::path(xdg) / "glimpse" / "datasets";
-  const char* home = std::getenv("HOME");
-  return fs::path(home && *home ? home : "/tmp") / ".cache" / "glimpse" / "datasets";
+  const fs::path cache = user_cache_folder();
+  return (cache.empty() ? fs::path("/tmp/.cache/glimpse") : cache) / "datasets";
 }
 
 fs::path cached_dataset_file(const std::string& name) { return dataset_cache_dir() / (name + ".h5"); }

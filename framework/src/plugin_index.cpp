@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "cache_folder.hpp"
 #include "glimpse/plugin.hpp"
 
 namespace glimpse {
@@ -29,11 +30,8 @@ std::optional<std::pair<std::uintmax_t, std::int64_t>> size_and_time(const fs::p
 
 fs::path PluginIndex::default_file() {
   if (const char* set = std::getenv("GLIMPSE_PLUGIN_INDEX")) return std::string_view(set) == "off" ? fs::path() : set;
-  if (const char* cache = std::getenv("XDG_CACHE_HOME"); cache && *cache)
-    return fs::path(cache) / "glimpse" / "plugin-index";
-  if (const char* home = std::getenv("HOME"); home && *home)
-    return fs::path(home) / ".cache" / "glimpse" / "plugin-index";
-  return {};
+  const fs::path cache = user_cache_folder();
+  return cache.empty() ? fs::path() : cache / "plugin-index";
 }
 
 PluginIndex::PluginIndex(fs::path file) : file_(std::move(file)) {
