@@ -1,9 +1,11 @@
-// The MPI dispatcher: rank 0 hands out run indices on request (a serving thread), the others ask for them.
-#include "mpi_dispatcher.hpp"
+// The MPI dispatcher: rank 0 hands out run indices on request (a serving thread), the others ask for them. Built
+// into libglimpse_mpi, which the CLI loads only for --mpi (mpi_library.cpp), so that MPI's libraries cost a process
+// that does not use them nothing.
+#include <memory>
 
 #include "glimpse/error.hpp"
+#include "orchestrator.hpp"
 
-#ifdef GLIMPSE_WITH_MPI
 // The C API only: Open MPI's deprecated C++ bindings would need their own library.
 #define OMPI_SKIP_MPICXX 1
 #define MPICH_SKIP_MPICXX 1
@@ -13,34 +15,27 @@
 #include <chrono>
 #include <mutex>
 #include <thread>
-#endif
 
 namespace glimpse {
-
-#ifndef GLIMPSE_WITH_MPI
-
-bool mpi_available() noexcept { return false; }
-struct MpiDispatcher::State {};
-MpiDispatcher::MpiDispatcher() {
-  throw Error("--mpi",
-              "this glimpse was built without MPI; install Open MPI (Debian: libopenmpi-dev openmpi-bin) and "
-              "rebuild, or use --shard to split the sweep among processes");
-}
-MpiDispatcher::~MpiDispatcher() = default;
-int MpiDispatcher::rank() const noexcept { return 0; }
-int MpiDispatcher::size() const noexcept { return 1; }
-bool MpiDispatcher::coordinator() const { return true; }
-void MpiDispatcher::begin(std::vector<std::int64_t>, const std::function<bool()>&) {}
-std::int64_t MpiDispatcher::next() { return -1; }
-void MpiDispatcher::end(SweepResult&) {}
-
-#else
-
 namespace {
-enum Tag : int { request = 1, reply = 2, done = 3, failure_text = 4 };
-}
 
-bool mpi_available() noexcept { return true; }
+enum Tag : int { request = 1, reply = 2, done = 3, failure_text = 4 };
+
+// Initialises MPI (threads: MPI_THREAD_MULTIPLE, as worker threads ask for runs concurrently) for the object's
+// lifetime; see make_mpi_dispatcher (mpi_dispatcher.hpp).
+class MpiDispatcher final : public RunDispatcher {
+ public:
+  MpiDispatcher();
+  ~MpiDispatcher() override;
+  bool coordinator() const override;
+  void begin(std::vector<std::int64_t> pending, const std::function<bool()>& interrupted) override;
+  std::int64_t next() override;
+  void end(SweepResult& result) override;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 struct MpiDispatcher::State {
   int rank = 0, size = 1;
@@ -114,8 +109,6 @@ MpiDispatcher::~MpiDispatcher() {
   MPI_Finalize();
 }
 
-int MpiDispatcher::rank() const noexcept { return state_->rank; }
-int MpiDispatcher::size() const noexcept { return state_->size; }
 bool MpiDispatcher::coordinator() const { return state_->rank == 0; }
 
 void MpiDispatcher::begin(std::vector<std::int64_t> pending, const std::function<bool()>& interrupted) {
@@ -152,6 +145,10 @@ void MpiDispatcher::end(SweepResult& result) {
   if (!text.empty()) MPI_Send(text.data(), static_cast<int>(text.size()), MPI_CHAR, 0, failure_text, MPI_COMM_WORLD);
 }
 
-#endif
-
+}  // namespace
 }  // namespace glimpse
+
+// What the CLI looks up after loading the library (mpi_library.cpp); errors leave as glimpse::Error.
+extern "C" __attribute__((visibility("default"))) glimpse::RunDispatcher* glimpse_mpi_dispatcher_new() {
+  return new glimpse::MpiDispatcher();
+}

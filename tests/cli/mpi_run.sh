@@ -79,4 +79,17 @@ done
 grep -q "^\$ mpirun .* run .*toy_table.json .* --mpi$" mpi_page.txt || { cat mpi_page.txt; echo "FAILED: no mpirun"; exit 1; }
 diff <(grep "^| " plain/toy.md | grep -v "glimpse 0\.\|s |$") <(grep "^| " ranks/toy.md | grep -v "glimpse 0\.\|s |$") ||
   { echo "FAILED: reproduce --mpi wrote other tables"; exit 1; }
+
+# MPI's libraries are loaded for --mpi only (libglimpse_mpi): a plain run maps none of them, and a glimpse whose
+# MPI library is missing says so when asked for --mpi.
+LD_DEBUG=files "$GLIMPSE" run sweep.json -o plain.h5 --quiet -j 1 --only 000000 2> plain_loads.txt > /dev/null ||
+  { tail -5 plain_loads.txt; echo "FAILED: plain run"; exit 1; }
+grep -q "libhdf5" plain_loads.txt || { echo "FAILED: LD_DEBUG=files named no library"; exit 1; }
+! grep -E "file=libmpi|file=libopen-pal|file=libglimpse_mpi" plain_loads.txt > /dev/null ||
+  { grep -E "file=libmpi|file=libopen-pal|file=libglimpse_mpi" plain_loads.txt | head -3; echo "FAILED: a run without --mpi loaded MPI"; exit 1; }
+mkdir -p bare/bin && cp "$GLIMPSE" bare/bin/ && cp -a "$BUILD_DIR/lib" bare/ && rm bare/lib/libglimpse_mpi.so*
+! bare/bin/glimpse run sweep.json -o bare.h5 --quiet -j 1 --mpi 2> bare.txt ||
+  { echo "FAILED: --mpi ran without libglimpse_mpi"; exit 1; }
+grep -q "^glimpse: error: --mpi: cannot load MPI support: libglimpse_mpi.so.0: cannot open" bare.txt ||
+  { cat bare.txt; echo "FAILED: the missing MPI library was not named"; exit 1; }
 echo "1 passed, 0 failed"

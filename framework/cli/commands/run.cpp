@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -160,10 +161,10 @@ int command_run(const std::vector<std::string>& args) {
   sweep.log = &std::cerr;
   glimpse::DiskPreparationCache prepared_cache;
   sweep.prepared_cache = &prepared_cache;
-  std::optional<glimpse::MpiDispatcher> mpi;
+  std::unique_ptr<glimpse::RunDispatcher> mpi;
   if (vm.count("mpi")) {
-    mpi.emplace();
-    sweep.dispatcher = &*mpi;
+    mpi = glimpse::make_mpi_dispatcher();
+    sweep.dispatcher = mpi.get();
   }
   const int processes = vm["processes"].as<int>();
   if (processes < 1) throw glimpse::Error("--processes", "expected a number >= 1");
