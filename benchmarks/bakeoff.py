@@ -54,6 +54,12 @@ from glimpse import stats  # noqa: E402  (compare_vw put the build's Python pack
 # The bake-off's learning rates (its run_vw_job.py), for every VW setting.
 LEARNING_RATES = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1, 3, 10)
 VW_DEFAULT_RATE = 0.5
+# regcb's and regcbopt's mellowness and squarecb's gamma_scale: the bake-off's grids (0.1, 0.01, 0.001; squarecb, which
+# came later, 1 to 1,000), widened where VW chose an end of them: regcb took the smallest mellowness on 23 of the 24
+# datasets and regcbopt on 14, squarecb the largest gamma_scale on 7 (the page of 2026-11-29). squarecb's grid is then
+# glimpse's squarecb's (compare_vw.GLIMPSE_LEARNERS).
+MELLOWNESS = (0.1, 0.01, 0.001, 0.0001, 0.00001)
+GAMMA_SCALES = (1, 10, 100, 500, 1000, 5000)
 VW_BITS = "-b 24"  # the bake-off's hash bits
 # glimpse's learners here: compare_vw's table, without the sketched ridge oracles (variants of one learner) and spa.
 LEFT_OUT = {"spa (full labels)", "squarecb, ridge regression oracle sketched at rank 10 (not in VW)",
@@ -84,9 +90,9 @@ def vw_settings(k, rates=LEARNING_RATES):
                    for b in (4, 8, 16) for g in (False, True)],
         "VW cover, nounif": [(f"cover {c}, psi {p}", f"--cover {c} --psi {p} --nounif", both)
                              for c in (4, 8, 16) for p in (0.01, 0.1, 1)],
-        "VW regcb": [(f"mellowness {m}", f"--regcb --mellowness {m}", mtr) for m in (0.1, 0.01, 0.001)],
-        "VW regcbopt": [(f"mellowness {m}", f"--regcbopt --mellowness {m}", mtr) for m in (0.1, 0.01, 0.001)],
-        "VW squarecb": [(f"gamma_scale {g}", f"--squarecb --gamma_scale {g}", mtr) for g in (1, 10, 100, 500, 1000)],
+        "VW regcb": [(f"mellowness {m:g}", f"--regcb --mellowness {m:g}", mtr) for m in MELLOWNESS],
+        "VW regcbopt": [(f"mellowness {m:g}", f"--regcbopt --mellowness {m:g}", mtr) for m in MELLOWNESS],
+        "VW squarecb": [(f"gamma_scale {g}", f"--squarecb --gamma_scale {g}", mtr) for g in GAMMA_SCALES],
     }
     settings = {family: [(", ".join(part for part in (label, f"cb_type {cb}", f"-l {rate}") if part),
                           f"{adf} {options} --cb_type {cb} -l {rate}")
@@ -96,10 +102,33 @@ def vw_settings(k, rates=LEARNING_RATES):
     return settings
 
 
-def vw_rate_point(label):
-    """A VW grid label as a point: {"-l": rate, "rest": the label without it}."""
-    rest, rate = label.rsplit("-l ", 1)
-    return {"-l": float(rate), "rest": rest}
+def vw_point(label):
+    """A VW grid label as a point: "bag 4, greedify, cb_type mtr, -l 3" -> {"bag": 4.0, "greedify": True,
+    "cb_type": "mtr", "-l": 3.0}."""
+    point = {}
+    for part in label.split(", ") if label else []:
+        name, _, value = part.rpartition(" ")
+        if not name:
+            point[part] = True
+            continue
+        try:
+            point[name] = float(value)
+        except ValueError:
+            point[name] = value
+    return point
+
+
+def vw_grids(rates):
+    """Each VW family's grid, from its settings' labels: {family: {parameter: sorted values}}, the numeric ones."""
+    grids = {}
+    for family, settings in vw_settings(2, rates).items():
+        values = {}
+        for label, _ in settings:
+            for name, value in vw_point(label).items():
+                if isinstance(value, float):
+                    values.setdefault(name, set()).add(value)
+        grids[family] = {name: sorted(v) for name, v in values.items()}
+    return grids
 
 
 def end_ties(chosen, selection, grid, points):
@@ -148,15 +177,15 @@ class Bakeoff(Comparison):
         result["glimpse_seconds"] = time.perf_counter() - started
         if self.vw:
             chosen, selecting_vw = self.vw_chosen(name, k, vw_settings(k, self.args.learning_rates))
+            grids = vw_grids(self.args.learning_rates)
             for family, choice in chosen.items():
-                points = [(vw_rate_point(label), self.selection_mean(by_seed))
+                points = [(vw_point(label), self.selection_mean(by_seed))
                           for (f, label), by_seed in selecting_vw.items() if f == family]
                 loss = {order: 1 - choice["reported"][order] for order in self.reported}
                 result["learners"][family] = {"setting": choice["key"][1], "options": choice["options"],
                                               "selection": 1 - choice["selection"], "loss": loss,
-                                              "end_ties": end_ties(vw_rate_point(choice["key"][1]),
-                                                                   choice["selection"],
-                                                                   {"-l": self.args.learning_rates}, points)}
+                                              "end_ties": end_ties(vw_point(choice["key"][1]), choice["selection"],
+                                                                   grids[family], points)}
         if self.vw and OPENML.get(name, {}).get("id") in BAKEOFF_OAA:
             result["oaa_check"] = self.oaa_check(name, k)
         result["vw_failed"] = self.vw_failed.get(name, {})
@@ -358,16 +387,17 @@ def statement(ranked, what):
 
 def grid_edges(results, learning_rates):
     """Where a learner's chosen setting sits at the end of its grid: [(learner, parameter, grid, low, high, tied, of)],
-    for every numeric parameter of three or more values (glimpse's grids; VW's learning rate) chosen at its lowest or
-    highest value, tied with the next value in neither case (end_ties), or at an end in such a tie (`tied`, not
-    counted in low or high), on at least a third of the datasets."""
+    for every numeric parameter of three or more values (glimpse's grids; VW's, its learning rate among them) chosen at
+    its lowest or highest value, tied with the next value in neither case (end_ties), or at an end in such a tie
+    (`tied`, not counted in low or high), on at least a third of the datasets."""
     rows = []
     learners = sorted({l for r in results for l in r["learners"]})
+    vw = vw_grids(learning_rates)
     for learner in learners:
         chosen = [r["learners"][learner] for r in results if learner in r["learners"]]
         if learner.startswith("VW "):
-            grids = {"-l": sorted(learning_rates)} if len(learning_rates) >= 3 else {}
-            values = {key: [float(e["setting"].rsplit("-l ", 1)[1]) for e in chosen] for key in grids}
+            grids = {key: v for key, v in vw.get(learner, {}).items() if len(v) >= 3}
+            values = {key: [vw_point(e["setting"]).get(key) for e in chosen] for key in grids}
         else:
             grids = {key: sorted(v) for key, v in (GLIMPSE_LEARNERS[learner].get("grid") or {}).items()
                      if len(v) >= 3 and all(isinstance(x, (int, float)) for x in v)}
@@ -419,10 +449,12 @@ def write_page(path, results, args, command, versions, seconds, invoked_as, with
         "(`glimpse describe NAME`).",
         (f"- **VW's grids** (VW `--cbify K --cb_explore_adf`): greedy; epsilon-greedy (epsilon 0.02, 0.05, 0.1); bag "
          "(4, 8, 16, with and without --greedify); cover with --nounif (4, 8, 16 policies, psi 0.01, 0.1, 1); regcb and "
-         "regcbopt (mellowness 0.1, 0.01, 0.001); squarecb (gamma_scale 1 to 1,000); each with cb_type mtr and dr "
+         f"regcbopt (mellowness {', '.join(f'{m:g}' for m in MELLOWNESS)}); squarecb (gamma_scale "
+         f"{', '.join(map(str, GAMMA_SCALES))}); each with cb_type mtr and dr "
          "(regcb, regcbopt and squarecb: mtr only, all VW accepts) and learning rates "
          f"{', '.join(str(r) for r in args.learning_rates)}; --oaa K with full labels over the same rates; -b 24 "
-         "hashing throughout. As the bake-off, except no --randomtie (VW 9 has none)."
+         "hashing throughout. As the bake-off, except no --randomtie (VW 9 has none), and mellowness below 0.001 and "
+         "gamma_scale 5000 added where VW chose the end of the bake-off's grids."
          if with_vw else "- **VW**: no `vw` binary was found, so this page has glimpse's side only."),
         f"- **Tests**: paired t-tests over the reported orders at level {stats.ALPHA} (the win/loss matrix); average "
         "ranks of the mean losses with the Friedman test and Holm's step-down comparisons with the best-ranked learner "
@@ -467,7 +499,7 @@ def write_page(path, results, args, command, versions, seconds, invoked_as, with
     edges = grid_edges(results, args.learning_rates)
     if edges:
         lines += ["## Settings chosen at a grid's end", "",
-                  "Each numeric grid parameter (three values or more; VW's learning rate) whose chosen value was the "
+                  "Each numeric grid parameter (three values or more, glimpse's and VW's) whose chosen value was the "
                   "grid's lowest or highest on at least a third of the datasets: such a learner might do better past "
                   "that end, so its rank may understate it. An end chosen in a tie (the next grid value, every other "
                   "parameter as chosen, had the same mean loss on the selection orders: it won by coming first, and "

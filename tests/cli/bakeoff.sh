@@ -63,8 +63,18 @@ grid = {"gamma": [3, 1, 2], "eta": [5, 6]}
 assert bakeoff.end_ties({"gamma": 1, "eta": 5}, 0.7, grid, points) == ["gamma"]
 assert bakeoff.end_ties({"gamma": 1, "eta": 5}, 0.8, grid, points) == []
 assert bakeoff.end_ties({"gamma": 2, "eta": 5}, 0.7, grid, points) == []  # not an end
-assert bakeoff.end_ties(bakeoff.vw_rate_point("cover 4, -l 10"), 0.5, {"-l": [0.1, 1, 10]},
-                        [(bakeoff.vw_rate_point("cover 4, -l 1"), 0.5), (bakeoff.vw_rate_point("cover 8, -l 1"), 0.4)]) == ["-l"]
+assert bakeoff.end_ties(bakeoff.vw_point("cover 4, -l 10"), 0.5, {"-l": [0.1, 1, 10]},
+                        [(bakeoff.vw_point("cover 4, -l 1"), 0.5), (bakeoff.vw_point("cover 8, -l 1"), 0.4)]) == ["-l"]
+# VW's grids come from its settings' labels, every numeric parameter: a method's own (regcb's mellowness, bag's
+# size) as well as the learning rate; regcb at its smallest mellowness on 2 of 4 datasets is listed like a glimpse grid.
+assert bakeoff.vw_point("bag 4, greedify, cb_type mtr, -l 3") == {"bag": 4, "greedify": True, "cb_type": "mtr", "-l": 3}
+grids = bakeoff.vw_grids(bakeoff.LEARNING_RATES)
+assert grids["VW regcb"] == {"mellowness": sorted(bakeoff.MELLOWNESS), "-l": sorted(bakeoff.LEARNING_RATES)}, grids
+assert grids["VW bag"]["bag"] == [4, 8, 16] and list(grids["VW greedy"]) == ["-l"], grids
+smallest = min(bakeoff.MELLOWNESS)
+chosen = [{"VW regcb": {"setting": f"mellowness {m:g}, cb_type mtr, -l 1"}} for m in (smallest, smallest, 0.01, 0.001)]
+edges = bakeoff.grid_edges([{"learners": c} for c in chosen], list(bakeoff.LEARNING_RATES))
+assert [(l, k, lo, hi, t, of) for l, k, _, lo, hi, t, of in edges] == [("VW regcb", "mellowness", 2, 0, 0, 4)], edges
 PY
 
 # (2) Two tiny datasets and a stand-in VW.
