@@ -54,11 +54,17 @@ from glimpse import stats  # noqa: E402  (compare_vw put the build's Python pack
 # The bake-off's learning rates (its run_vw_job.py), for every VW setting.
 LEARNING_RATES = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1, 3, 10)
 VW_DEFAULT_RATE = 0.5
-# regcb's and regcbopt's mellowness and squarecb's gamma_scale: the bake-off's grids (0.1, 0.01, 0.001; squarecb, which
-# came later, 1 to 1,000), widened where VW chose an end of them: regcb took the smallest mellowness on 23 of the 24
-# datasets and regcbopt on 14, squarecb the largest gamma_scale on 7 (the page of 2026-11-29). squarecb's grid is then
-# glimpse's squarecb's (compare_vw.GLIMPSE_LEARNERS).
-MELLOWNESS = (0.1, 0.01, 0.001, 0.0001, 0.00001)
+# VW's method grids: the bake-off's (epsilon 0.02, 0.05, 0.1; bag and cover 4, 8, 16; psi 0.01, 0.1, 1; mellowness 0.1,
+# 0.01, 0.001; squarecb, which came later, gamma_scale 1 to 1,000), each widened past an end VW chose on a third of
+# the datasets or more: mellowness to 1e-5 and gamma_scale to 5,000 (glimpse's squarecb grid) after regcb took 0.001 on
+# 23 of the 24 datasets, regcbopt on 14 and squarecb 1,000 on 7 (the page of 2026-11-29); then epsilon to 0.005, bag to
+# 2, psi to 0.001 and mellowness to 1e-7 after epsilon 0.02 was chosen on 20, bag 4 on 13, psi 0.01 on 16 and mellowness
+# 1e-5 on 11 (the page of 2026-11-30, at 8f77006). Each family's low end tends to VW greedy, which runs on its own.
+EPSILONS = (0.005, 0.01, 0.02, 0.05, 0.1)
+BAGS = (2, 4, 8, 16)
+COVERS = (4, 8, 16)
+PSIS = (0.001, 0.01, 0.1, 1)
+MELLOWNESS = (0.1, 0.01, 0.001, 0.0001, 0.00001, 0.000001, 0.0000001)
 GAMMA_SCALES = (1, 10, 100, 500, 1000, 5000)
 VW_BITS = "-b 24"  # the bake-off's hash bits
 # glimpse's learners here: compare_vw's table, without the sketched ridge oracles (variants of one learner) and spa.
@@ -85,11 +91,11 @@ def vw_settings(k, rates=LEARNING_RATES):
     both, mtr = ("mtr", "dr"), ("mtr",)
     methods = {
         "VW greedy": [("", "--epsilon 0", both)],
-        "VW epsilon-greedy": [(f"epsilon {e}", f"--epsilon {e}", both) for e in (0.02, 0.05, 0.1)],
+        "VW epsilon-greedy": [(f"epsilon {e}", f"--epsilon {e}", both) for e in EPSILONS],
         "VW bag": [(f"bag {b}{', greedify' if g else ''}", f"--bag {b}{' --greedify' if g else ''}", both)
-                   for b in (4, 8, 16) for g in (False, True)],
+                   for b in BAGS for g in (False, True)],
         "VW cover, nounif": [(f"cover {c}, psi {p}", f"--cover {c} --psi {p} --nounif", both)
-                             for c in (4, 8, 16) for p in (0.01, 0.1, 1)],
+                             for c in COVERS for p in PSIS],
         "VW regcb": [(f"mellowness {m:g}", f"--regcb --mellowness {m:g}", mtr) for m in MELLOWNESS],
         "VW regcbopt": [(f"mellowness {m:g}", f"--regcbopt --mellowness {m:g}", mtr) for m in MELLOWNESS],
         "VW squarecb": [(f"gamma_scale {g}", f"--squarecb --gamma_scale {g}", mtr) for g in GAMMA_SCALES],
@@ -100,6 +106,10 @@ def vw_settings(k, rates=LEARNING_RATES):
                 for family, grid in methods.items()}
     settings["VW oaa (full labels)"] = [(f"-l {rate}", f"--oaa {k} {VW_BITS} -l {rate}") for rate in rates]
     return settings
+
+
+def listed(values):
+    return ", ".join(f"{v:g}" for v in values)
 
 
 def vw_point(label):
@@ -447,14 +457,16 @@ def write_page(path, results, args, command, versions, seconds, invoked_as, with
         "- **glimpse's grids**: those of benchmarks/compare_vw.py (`GLIMPSE_LEARNERS`), without the sketched ridge "
         "oracles and spa; a setting names the parameters gridded or set, the rest are the plugin's defaults "
         "(`glimpse describe NAME`).",
-        (f"- **VW's grids** (VW `--cbify K --cb_explore_adf`): greedy; epsilon-greedy (epsilon 0.02, 0.05, 0.1); bag "
-         "(4, 8, 16, with and without --greedify); cover with --nounif (4, 8, 16 policies, psi 0.01, 0.1, 1); regcb and "
-         f"regcbopt (mellowness {', '.join(f'{m:g}' for m in MELLOWNESS)}); squarecb (gamma_scale "
-         f"{', '.join(map(str, GAMMA_SCALES))}); each with cb_type mtr and dr "
+        (f"- **VW's grids** (VW `--cbify K --cb_explore_adf`): greedy; epsilon-greedy (epsilon {listed(EPSILONS)}); "
+         f"bag ({listed(BAGS)}, with and without --greedify); cover with --nounif ({listed(COVERS)} policies, psi "
+         f"{listed(PSIS)}); regcb and regcbopt (mellowness {listed(MELLOWNESS)}); squarecb (gamma_scale "
+         f"{listed(GAMMA_SCALES)}); each with cb_type mtr and dr "
          "(regcb, regcbopt and squarecb: mtr only, all VW accepts) and learning rates "
          f"{', '.join(str(r) for r in args.learning_rates)}; --oaa K with full labels over the same rates; -b 24 "
-         "hashing throughout. As the bake-off, except no --randomtie (VW 9 has none), and mellowness below 0.001 and "
-         "gamma_scale 5000 added where VW chose the end of the bake-off's grids."
+         "hashing throughout. As the bake-off, except no --randomtie (VW 9 has none), and its grids widened where VW "
+         "chose their ends on a third of the datasets or more (epsilon below 0.02, bag 2, psi 0.001, mellowness below "
+         "0.001, gamma_scale 5000; benchmarks/bakeoff.py says when). The low end of each family's grid tends to greedy, "
+         "which runs as a family of its own."
          if with_vw else "- **VW**: no `vw` binary was found, so this page has glimpse's side only."),
         f"- **Tests**: paired t-tests over the reported orders at level {stats.ALPHA} (the win/loss matrix); average "
         "ranks of the mean losses with the Friedman test and Holm's step-down comparisons with the best-ranked learner "
