@@ -16,13 +16,14 @@ needed=""
 while IFS= read -r -d '' file; do
   head -c 4 "$file" | grep -q 'ELF' || continue
   checked=$((checked + 1))
-  # shellcheck disable=SC2016  # $ORIGIN is the loader's, not the shell's
   paths=$(readelf -d "$file" | sed -n 's/.*(\(RUNPATH\|RPATH\)).*\[\(.*\)\]$/\2/p')
   if [ -n "$paths" ]; then
-    IFS=: read -r -a entries <<< "$paths:"  # the appended ':' keeps a trailing empty entry in the list
-    [ "${paths: -1}" != ":" ] && [ "${paths:0:1}" != ":" ] && [[ "$paths" != *::* ]] ||
+    if [[ "$paths" == :* || "$paths" == *: || "$paths" == *::* ]]; then
       fail "$file: its RUNPATH '$paths' has an empty entry (the current directory)"
+    fi
+    IFS=: read -r -a entries <<< "$paths"
     for entry in "${entries[@]}"; do
+      # shellcheck disable=SC2016  # $ORIGIN is the loader's, not the shell's
       [ -z "$entry" ] || [[ "$entry" == /* ]] || [[ "$entry" == '$ORIGIN'* ]] ||
         fail "$file: its RUNPATH '$paths' has a relative entry '$entry' (read against the current directory)"
     done
