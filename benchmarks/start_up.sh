@@ -4,13 +4,16 @@
 # plugin index (only the libraries the protocol names are loaded) and without it (GLIMPSE_PLUGIN_INDEX=off: every
 # plugin library loaded at start, as before the index), alternating, and prints each configuration's median; with a
 # second binary OTHER, that binary's too (with an index of its own, and with it off), alternating with the others,
-# for a before/after in one run (OTHER is split into words, so it may start with `env LD_LIBRARY_PATH=...`).
+# for a before/after in one run (OTHER is split into words, so it may start with `env LD_LIBRARY_PATH=...`; GLIMPSE is
+# then started through env too, so that both pay for that one exec).
 #   benchmarks/start_up.sh [REPEATS] [GLIMPSE] [OTHER]     (needs: glimpse datasets install vehicle)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repeats=${1:-21}
 glimpse=$(realpath "${2:-$here/../build/bin/glimpse}")
 other=${3:-}
+launcher=()
+[[ "$other" == env\ * ]] && launcher=(env)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cat > "$work/protocol.json" << 'EOF'
@@ -28,12 +31,12 @@ one() {  # one run, its wall seconds
   end=$(date +%s%N)
   echo "$(( (end - start) / 1000 ))"
 }
-one "$glimpse" > /dev/null  # learns the index, and warms the page cache
+one "${launcher[@]}" "$glimpse" > /dev/null  # learns the index, and warms the page cache
 # shellcheck disable=SC2086  # OTHER is a command line
 [ -z "$other" ] || GLIMPSE_PLUGIN_INDEX="$work/plugin-index-other" one $other > /dev/null
 for ((i = 0; i < repeats; ++i)); do
-  one "$glimpse" >> "$work/index"
-  GLIMPSE_PLUGIN_INDEX=off one "$glimpse" >> "$work/all"
+  one "${launcher[@]}" "$glimpse" >> "$work/index"
+  GLIMPSE_PLUGIN_INDEX=off one "${launcher[@]}" "$glimpse" >> "$work/all"
   # shellcheck disable=SC2086  # OTHER is a command line
   [ -z "$other" ] || GLIMPSE_PLUGIN_INDEX=off one $other >> "$work/other"
   # shellcheck disable=SC2086
