@@ -26,8 +26,8 @@ status); 130 interrupted (rerun the same command to resume).
 Installed datasets live in $GLIMPSE_DATA (default ~/.cache/glimpse/datasets); a protocol names one as
 {"name": "vehicle"}. Datasets as parsed and transformed are kept in $GLIMPSE_DATA/prepared for the next
 sweep (GLIMPSE_PREPARED_CACHE=off turns that off; docs/datasets.md).
-Plugins are searched in $GLIMPSE_PLUGIN_PATH (':'-separated folders), then in lib/glimpse/plugins
-beside the glimpse executable's bin/ folder; only the libraries a command names are loaded, found through
+Plugins are searched in $GLIMPSE_PLUGIN_PATH (':'-separated folders), then in LIBDIR/glimpse/plugins
+(lib/glimpse/plugins by default) beside the glimpse executable's bin/ folder; only the libraries a command names are loaded, found through
 the plugin index ~/.cache/glimpse/plugin-index (GLIMPSE_PLUGIN_INDEX=FILE elsewhere, =off to load all).
 )";
 

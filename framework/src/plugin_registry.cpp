@@ -109,7 +109,9 @@ std::vector<fs::path> PluginRegistry::default_search_path() {
     }
   }
   const fs::path exe_dir(boost::dll::program_location().parent_path().string());
-  path.push_back(exe_dir.parent_path() / "lib" / "glimpse" / "plugins");
+  // Where the build puts plugins and installs them, below the prefix: LIBDIR/glimpse/plugins (lib/glimpse/plugins
+  // unless configured otherwise, e.g. lib/x86_64-linux-gnu/glimpse/plugins for a Debian prefix of /usr).
+  path.push_back(exe_dir.parent_path() / GLIMPSE_PLUGIN_INSTALL_DIR);
   return path;
 }
 

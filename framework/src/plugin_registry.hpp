@@ -27,7 +27,8 @@ struct LoadedPlugin {
 class PluginRegistry {
  public:
   // Where plugins are looked for: each entry of GLIMPSE_PLUGIN_PATH (':'-separated), then the folder
-  // lib/glimpse/plugins beside the running executable's bin/ (build tree and install tree alike).
+  // LIBDIR/glimpse/plugins (lib/glimpse/plugins by default) beside the running executable's bin/ (build tree and
+  // install tree alike).
   static std::vector<std::filesystem::path> default_search_path();
   // A registry of the libraries on default_search_path(), each loaded when first needed: the plugin index
   // (plugin_index.hpp) says which library defines a name, so a lookup loads only the libraries defining it; a

@@ -17,6 +17,15 @@ std::string refusal_of(const std::string& file) {
   return error_of([&] { r.load_file(fixtures / file); });
 }
 
+// The built-in folder is where the build puts plugins (LIBDIR/glimpse/plugins, as they are installed): the core's
+// search path and CMake's plugin folder come from the one GLIMPSE_PLUGIN_INSTALL_DIR, which this checks for the
+// configured LIBDIR (lib in the default build).
+TEST(PluginRegistry, SearchesTheFolderTheBuildPutsPluginsIn) {
+  const auto path = PluginRegistry::default_search_path();
+  ASSERT_FALSE(path.empty());
+  EXPECT_TRUE(std::filesystem::equivalent(path.back(), GLIMPSE_TEST_PLUGIN_DIR)) << path.back();
+}
+
 TEST(PluginRegistry, LoadsAGoodPluginAndCreatesItsObjects) {
   PluginRegistry r;
   r.load_file(fixtures / "good" / "fixture_good.so");
