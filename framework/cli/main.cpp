@@ -27,8 +27,9 @@ Installed datasets live in $GLIMPSE_DATA (default ~/.cache/glimpse/datasets); a 
 {"name": "vehicle"}. Datasets as parsed and transformed are kept in $GLIMPSE_DATA/prepared for the next
 sweep (GLIMPSE_PREPARED_CACHE=off turns that off; docs/datasets.md).
 Plugins are searched in $GLIMPSE_PLUGIN_PATH (':'-separated folders), then in LIBDIR/glimpse/plugins
-(lib/glimpse/plugins by default) beside the glimpse executable's bin/ folder; only the libraries a command names are loaded, found through
-the plugin index ~/.cache/glimpse/plugin-index (GLIMPSE_PLUGIN_INDEX=FILE elsewhere, =off to load all).
+(lib/glimpse/plugins by default) beside the glimpse executable's bin/ folder; only the libraries a
+command names are loaded, found through the plugin index ~/.cache/glimpse/plugin-index
+(GLIMPSE_PLUGIN_INDEX=FILE elsewhere, =off to load all).
 )";
 
 void print_usage(std::ostream& out) {
