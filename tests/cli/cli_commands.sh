@@ -79,13 +79,31 @@ expect_error 2 "a_folder: is a folder; the output is a trace file, e.g. a_folder
 # A trace killed before it was assembled: its finished runs are in the parts folder, and the rerun assembles it.
 mkdir -p killed.h5.parts
 expect_error 2 "killed.h5: no such file yet: the sweep writing it was interrupted" "$GLIMPSE" summary killed.h5
-# A trace damaged in the middle: the error names the file.
-"$GLIMPSE" run --quiet -o damaged.h5
-# (the object header of a run's group in the middle of the file, so that the damage is in what HDF5 must read)
-at=$(/usr/bin/python3 -c "import h5py, sys; f = h5py.File(sys.argv[1], 'r'); runs = sorted(f['runs']); print(h5py.h5o.get_info(f['runs'][runs[len(runs) // 2]].id).addr)" damaged.h5)
-dd if=/dev/urandom of=damaged.h5 bs=1 seek="$at" count=512 conv=notrunc status=none
-set +e; "$GLIMPSE" summary damaged.h5 --all > /dev/null 2> damaged.txt; status=$?; set -e
-[ "$status" = 2 ] && grep -q "damaged.h5" damaged.txt || fail "a damaged trace: exit $status, $(cat damaged.txt)"
+# A trace damaged in the middle: the error names the file. The damage is 512 bytes over the object header of the
+# run's group in the middle of the file (what HDF5 must read to open it), drawn from fixed seeds so that a failure
+# can be replayed. HDF5 1.10.8 itself loses 424 bytes on some such damages (a C program doing nothing but
+# H5Fopen, H5Gopen2, H5Gclose and H5Fclose loses them on 5 of 700 random ones; seed 169 here is one), which fails
+# the sanitizer build, so these reads alone suppress leaks allocated inside libhdf5 (docs/reliability.md). Only
+# these: elsewhere such a leak can be glimpse's, e.g. a variable-length string HDF5 allocated and glimpse did not free.
+printf 'leak:libhdf5_serial.so\n' > hdf5_own_leaks.supp
+"$GLIMPSE" run --quiet -o intact.h5
+for seed in 1 2 169; do
+  cp intact.h5 damaged.h5
+  /usr/bin/python3 - damaged.h5 "$seed" <<'PY'
+import random, sys
+import h5py
+with h5py.File(sys.argv[1], 'r') as trace:
+    runs = sorted(trace['runs'])
+    at = h5py.h5o.get_info(trace['runs'][runs[len(runs) // 2]].id).addr
+with open(sys.argv[1], 'r+b') as damaged:
+    damaged.seek(at)
+    damaged.write(random.Random(int(sys.argv[2])).randbytes(512))
+PY
+  set +e
+  LSAN_OPTIONS=suppressions="$work/hdf5_own_leaks.supp":print_suppressions=0 "$GLIMPSE" summary damaged.h5 --all > /dev/null 2> damaged.txt
+  status=$?; set -e
+  [ "$status" = 2 ] && grep -q "damaged.h5" damaged.txt || fail "a damaged trace (seed $seed): exit $status, $(cat damaged.txt)"
+done
 # Candidate sets as large as K say nothing: the oracle says so before the runs.
 cat > sets.json <<'JSON'
 {"datasets": [{"source": "gaussians", "params": {"n_per_class": 20}}],
