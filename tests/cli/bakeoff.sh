@@ -19,8 +19,8 @@ PYTHONPATH="$SOURCE_DIR/benchmarks" /usr/bin/python3 - << 'PY'
 import math
 import bakeoff
 
-def result(name, a, b, c):
-    return {"name": name, "learners": {l: {"loss": dict(zip((1, 2, 3), v))} for l, v in zip("ABC", (a, b, c))}}
+def result(name, a, b, c, n=100):
+    return {"name": name, "n": n, "learners": {l: {"loss": dict(zip((1, 2, 3), v))} for l, v in zip("ABC", (a, b, c))}}
 
 results = [result("d1", [.10, .11, .12], [.20, .21, .23], [.30, .32, .31]),
            result("d2", [.10, .11, .12], [.20, .21, .23], [.30, .32, .31]),
@@ -37,6 +37,19 @@ assert math.isclose(holm["B"]["p"], 0.05183, abs_tol=5e-5) and not holm["B"]["di
 m = bakeoff.wins_losses(results, ["A", "B", "C"])
 assert m[("A", "B")] == (4, 0) and m[("B", "A")] == (0, 4) and m[("B", "C")] == (2, 1) and m[("C", "B")] == (1, 2), m
 assert bakeoff.ranking(results[:1], ["A", "B", "C"]) is None  # one dataset ranks nothing
+# As many mistakes, written two ways: VW prints 31, 46 and 61 wrong rounds of 150 as 0.206667, 0.306667 and 0.406667
+# (each a third of a millionth above the fraction), glimpse's are the fractions. They tie: ranks 1.5 each, no win either way (compared
+# as printed, B had ranked first on every dataset and "beaten" A on all three by a paired t-test on the rounding).
+printed, exact = [0.206667, 0.306667, 0.406667], [31 / 150, 46 / 150, 61 / 150]
+tied = [result(f"t{i}", printed, exact, [0.5, 0.6, 0.7], n=150) for i in range(3)]
+assert bakeoff.ranking(tied, ["A", "B", "C"])["ranks"] == {"A": 1.5, "B": 1.5, "C": 3.0}
+assert bakeoff.wins_losses(tied, ["A", "B", "C"])[("A", "B")] == (0, 0)
+assert bakeoff.mistakes(tied[0], "A") == {1: 31, 2: 46, 3: 61} and bakeoff.mean_loss(tied[0], "A") == 138 / 450
+try:  # a loss that is no count over the dataset's rows is refused, not rounded
+    bakeoff.mean_loss(result("odd", [0.21, 0.3, 0.4], exact, exact, n=150), "A")
+    raise AssertionError("a loss of 0.21 on 150 rows (31.5 wrong) was taken")
+except ValueError as e:
+    assert "odd: A's loss 0.21 on order 1 is not a count of wrong rounds over 150 rows" in str(e), e
 # Grid ends, on 4 datasets: bpa's gamma chosen at its lowest value on 2 is listed, cspa's beta (once at its lowest,
 # three times inside) is not; VW's learning rate at 10 (the highest of the nine) on 2 is listed; with a grid of two
 # rates VW is not looked at.
