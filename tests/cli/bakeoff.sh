@@ -38,8 +38,9 @@ m = bakeoff.wins_losses(results, ["A", "B", "C"])
 assert m[("A", "B")] == (4, 0) and m[("B", "A")] == (0, 4) and m[("B", "C")] == (2, 1) and m[("C", "B")] == (1, 2), m
 assert bakeoff.ranking(results[:1], ["A", "B", "C"]) is None  # one dataset ranks nothing
 # As many mistakes, written two ways: VW prints 31, 46 and 61 wrong rounds of 150 as 0.206667, 0.306667 and 0.406667
-# (each a third of a millionth above the fraction), glimpse's are the fractions. They tie: ranks 1.5 each, no win either way (compared
-# as printed, B had ranked first on every dataset and "beaten" A on all three by a paired t-test on the rounding).
+# (each a third of a millionth above the fraction), glimpse's are the fractions. They tie: ranks 1.5 each, no win
+# either way (compared as printed, B had ranked first on every dataset and "beaten" A on all three by a paired t-test
+# on the rounding).
 printed, exact = [0.206667, 0.306667, 0.406667], [31 / 150, 46 / 150, 61 / 150]
 tied = [result(f"t{i}", printed, exact, [0.5, 0.6, 0.7], n=150) for i in range(3)]
 assert bakeoff.ranking(tied, ["A", "B", "C"])["ranks"] == {"A": 1.5, "B": 1.5, "C": 3.0}
