@@ -23,9 +23,9 @@ N+M); each learner keeps the point with the lowest mean loss there, and only tha
 
 - glimpse: the bandit learners and grids of benchmarks/compare_vw.py (one table of them), plus its full-label
   references (perceptron, arow, scw, oaa).
-- VW (--cbify K --cb_explore_adf, one process per run): greedy, epsilon-greedy, bag (with and without greedify),
-  cover with --nounif, regcb, regcbopt and squarecb, each over the bake-off's learning rates and cb_type mtr and dr
-  where VW accepts dr; --oaa K with full labels over the same learning rates (see vw_settings below).
+- VW (--cbify K --cb_explore_adf, one process per run, --onethread): greedy, epsilon-greedy, bag (with and without
+  greedify), cover with --nounif, regcb, regcbopt and squarecb, each over the bake-off's learning rates and cb_type
+  mtr and dr where VW accepts dr; --oaa K with full labels over the same learning rates (see vw_settings below).
 
 Results: per dataset, every learner's mean (std) loss over the reported orders; a win/loss matrix of the bandit
 learners (a win: the paired t-test over the reported orders is significant at the page's level and the loss lower);
@@ -67,6 +67,10 @@ PSIS = (0.001, 0.01, 0.1, 1)
 MELLOWNESS = (0.1, 0.01, 0.001, 0.0001, 0.00001, 0.000001, 0.0000001)
 GAMMA_SCALES = (1, 10, 100, 500, 1000, 5000)
 VW_BITS = "-b 24"  # the bake-off's hash bits
+# Every VW process without its parse thread: the same examples learnt in the same order, so the same losses (the
+# page's ledger came out byte for byte as with the thread), but the thread handed each example to the learner with a
+# wake-up, and the two threads of two processes shared two cores: a quarter of the page's CPU time was the kernel's.
+VW_DRIVER = ("--onethread",)
 # glimpse's learners here: compare_vw's table, without the sketched ridge oracles (variants of one learner) and spa.
 LEFT_OUT = {"spa (full labels)", "squarecb, ridge regression oracle sketched at rank 10 (not in VW)",
             "squarecb, ridge regression oracle sketched at rank 20 (not in VW)"}
@@ -168,6 +172,10 @@ class Bakeoff(Comparison):
         super().__init__(args, work)
         self.vw_bits = VW_BITS
 
+    def vw_command(self, name, seed, options):
+        vw, *rest = super().vw_command(name, seed, options)
+        return [vw, *VW_DRIVER, *rest]
+
     def compare(self, name):
         """One dataset: every grid point on the selection orders, the chosen ones on the reported orders.
         Returns {name, n, d, K, learners: {learner: {setting, selection, loss: {order: loss}}}, seconds, failed}."""
@@ -212,11 +220,12 @@ class Bakeoff(Comparison):
         run(["/usr/bin/python3", os.path.join(compare_vw.HERE, "vw_input.py"), os.path.join(self.installed, name + ".h5"),
              pattern, "--seed", ",".join(map(str, self.reported)), "--as-bakeoff"])
         for file in files.values():
-            run([self.vw, "-d", file, "--cache_file", file + ".cache", *VW_BITS.split(), "--oaa", str(k), "--quiet"])
+            run([self.vw, *VW_DRIVER, "-d", file, "--cache_file", file + ".cache", *VW_BITS.split(), "--oaa", str(k),
+                 "--quiet"])
 
         def one(job):
             seed, rate = job
-            result = subprocess.run([self.vw, "-d", files[seed], "--cache_file", files[seed] + ".cache",
+            result = subprocess.run([self.vw, *VW_DRIVER, "-d", files[seed], "--cache_file", files[seed] + ".cache",
                                      *VW_BITS.split(), "--oaa", str(k), "-l", str(rate)], capture_output=True, text=True)
             if result.returncode != 0:  # counted with the dataset's failed VW runs, as the bandit settings' are
                 print(f"bakeoff: vw --oaa {k} -l {rate} failed on {files[seed]}: {result.stderr.strip()[-300:]}",
@@ -486,7 +495,8 @@ def write_page(path, results, args, command, versions, seconds, invoked_as, with
          f"{listed(GAMMA_SCALES)}); each with cb_type mtr and dr "
          "(regcb, regcbopt and squarecb: mtr only, all VW accepts) and learning rates "
          f"{', '.join(str(r) for r in args.learning_rates)}; --oaa K with full labels over the same rates; -b 24 "
-         "hashing throughout. As the bake-off, except no --randomtie (VW 9 has none), and its grids widened where VW "
+         f"hashing throughout; each process {' '.join(VW_DRIVER)} (no parse thread: the same losses, less time). "
+         "As the bake-off, except no --randomtie (VW 9 has none), and its grids widened where VW "
          "chose their ends on a third of the datasets or more (epsilon below 0.02, bag 2, psi 0.001, mellowness below "
          "0.001, gamma_scale 5000; benchmarks/bakeoff.py says when). The low end of each family's grid tends to greedy, "
          "which runs as a family of its own."

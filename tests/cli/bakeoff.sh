@@ -139,6 +139,9 @@ for name in tiny_a iris; do
       fail "order $order of $name ran other epsilon points than the chosen one: $runs"
   done
 done
+# Every VW process ran without its parse thread (the same losses, less time).
+[ "$(grep -vc -- "^--onethread -d " "$work/vw.log")" = 0 ] ||
+  fail "VW ran with its parse thread: $(grep -v -- "^--onethread -d " "$work/vw.log" | head -3)"
 grep -qE '^\| VW epsilon-greedy \| epsilon 0.05, cb_type dr, -l 0.1 \| 25.0 \(0.0\) \| 25.0 \|$' <<< "$page" ||
   fail "epsilon-greedy not at its best setting: $page"
 # The lowest loss of the bandit learners is bold; a full-label reference is never.
