@@ -7,10 +7,7 @@
 
 namespace {
 
-const glimpse::testing::Plugins& plugins() {
-  static const glimpse::testing::Plugins loaded({PLUGIN_DIR});
-  return loaded;
-}
+using glimpse::testing::plugins;  // this build's plugins, loaded once
 
 glimpse::Dataset draw(const std::map<std::string, std::string>& params, std::uint64_t key) {
   return plugins().make<glimpse::DataSource>("cluster_and_ramp", params)->load_for_seed({.seed = 0, .key = key});

@@ -7,10 +7,7 @@
 
 namespace {
 
-const glimpse::testing::Plugins& plugins() {
-  static const glimpse::testing::Plugins loaded({PLUGIN_DIR});
-  return loaded;
-}
+using glimpse::testing::plugins;  // this build's plugins, loaded once
 
 // Ten rows of K = 3, labels i % 3, p(y|x) = (0.1 i, 0.2, 0.8 - 0.1 i) so that each row's columns differ.
 glimpse::Dataset ten_rows() {
