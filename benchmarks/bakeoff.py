@@ -59,13 +59,18 @@ VW_DEFAULT_RATE = 0.5
 # the datasets or more: mellowness to 1e-5 and gamma_scale to 5,000 (glimpse's squarecb grid) after regcb took 0.001 on
 # 23 of the 24 datasets, regcbopt on 14 and squarecb 1,000 on 7 (the page of 2026-11-29); then epsilon to 0.005, bag to
 # 2, psi to 0.001 and mellowness to 1e-7 after epsilon 0.02 was chosen on 20, bag 4 on 13, psi 0.01 on 16 and mellowness
-# 1e-5 on 11 (the page of 2026-11-30, at 8f77006). Each family's low end tends to VW greedy, which runs on its own.
-EPSILONS = (0.005, 0.01, 0.02, 0.05, 0.1)
-BAGS = (2, 4, 8, 16)
-COVERS = (4, 8, 16)
-PSIS = (0.001, 0.01, 0.1, 1)
+# 1e-5 on 11 (the page of 2026-11-30, at 8f77006); then bag and psi to their own ends (one bag; psi 0, no disagreement
+# bonus), cover to 2 and epsilon to 0.001 after bag 2 was chosen on 18, psi 0.001 on 12, cover 4 on 8 and epsilon
+# 0.005 on 13 (the page at 25da919). Each family's low end tends to VW greedy, which runs on its own: one bag with
+# --greedify is greedy, and epsilon's own end (0) is greedy.
+EPSILONS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1)
+BAGS = (1, 2, 4, 8, 16)
+COVERS = (2, 4, 8, 16)
+PSIS = (0, 0.001, 0.01, 0.1, 1)
 MELLOWNESS = (0.1, 0.01, 0.001, 0.0001, 0.00001, 0.000001, 0.0000001)
 GAMMA_SCALES = (1, 10, 100, 500, 1000, 5000)
+# Grid parameters whose lowest value is the parameter's own end (nothing lies past it): counted apart at a grid's end.
+OWN_ENDS = {"bag": 1, "psi": 0}
 VW_BITS = "-b 24"  # the bake-off's hash bits
 # Every VW process without its parse thread: the same examples learnt in the same order, so the same losses (the
 # page's ledger came out byte for byte as with the thread), but the thread handed each example to the learner with a
@@ -219,14 +224,16 @@ class Bakeoff(Comparison):
         files = {seed: pattern.replace("{seed}", str(seed)) for seed in self.reported}
         run(["/usr/bin/python3", os.path.join(compare_vw.HERE, "vw_input.py"), os.path.join(self.installed, name + ".h5"),
              pattern, "--seed", ",".join(map(str, self.reported)), "--as-bakeoff"])
+        def oaa(file, *options):
+            return [self.vw, *VW_DRIVER, "-d", file, "--cache_file", file + ".cache", *VW_BITS.split(),
+                    "--oaa", str(k), *options]
+
         for file in files.values():
-            run([self.vw, *VW_DRIVER, "-d", file, "--cache_file", file + ".cache", *VW_BITS.split(), "--oaa", str(k),
-                 "--quiet"])
+            run(oaa(file, "--quiet"))
 
         def one(job):
             seed, rate = job
-            result = subprocess.run([self.vw, *VW_DRIVER, "-d", files[seed], "--cache_file", files[seed] + ".cache",
-                                     *VW_BITS.split(), "--oaa", str(k), "-l", str(rate)], capture_output=True, text=True)
+            result = subprocess.run(oaa(files[seed], "-l", str(rate)), capture_output=True, text=True)
             if result.returncode != 0:  # counted with the dataset's failed VW runs, as the bandit settings' are
                 print(f"bakeoff: vw --oaa {k} -l {rate} failed on {files[seed]}: {result.stderr.strip()[-300:]}",
                       file=sys.stderr)
@@ -428,10 +435,11 @@ def statement(ranked, what):
 
 
 def grid_edges(results, learning_rates):
-    """Where a learner's chosen setting sits at the end of its grid: [(learner, parameter, grid, low, high, tied, of)],
-    for every numeric parameter of three or more values (glimpse's grids; VW's, its learning rate among them) chosen at
-    its lowest or highest value, tied with the next value in neither case (end_ties), or at an end in such a tie
-    (`tied`, not counted in low or high), on at least a third of the datasets."""
+    """Where a learner's chosen setting sits at the end of its grid: [(learner, parameter, grid, low, high, tied, own,
+    of)], for every numeric parameter of three or more values (glimpse's grids; VW's, its learning rate among them)
+    chosen at its lowest or highest value, tied with the next value in neither case (end_ties), at an end in such a tie
+    (`tied`), or at a lowest value that is the parameter's own end (`own`, OWN_ENDS: nothing lies past it), on at least
+    a third of the datasets; `low` and `high` count none of the last two."""
     rows = []
     learners = sorted({l for r in results for l in r["learners"]})
     vw = vw_grids(learning_rates)
@@ -446,10 +454,13 @@ def grid_edges(results, learning_rates):
             values = {key: [e["run"]["params"][key] for e in chosen] for key in grids}
         for key, grid in grids.items():
             tied = [key in e.get("end_ties", []) for e in chosen]
-            low = sum(v == grid[0] and not t for v, t in zip(values[key], tied))
+            own_end = learner.startswith("VW ") and OWN_ENDS.get(key) == grid[0]
+            at_low = [v == grid[0] and not t for v, t in zip(values[key], tied)]
+            own = sum(at_low) if own_end else 0
+            low = 0 if own_end else sum(at_low)
             high = sum(v == grid[-1] and not t for v, t in zip(values[key], tied))
-            if 3 * max(low, high, sum(tied)) >= len(values[key]) > 0:
-                rows.append((learner, key, grid, low, high, sum(tied), len(values[key])))
+            if 3 * max(low, high, sum(tied), own) >= len(values[key]) > 0:
+                rows.append((learner, key, grid, low, high, sum(tied), own, len(values[key])))
     return rows
 
 
@@ -497,9 +508,10 @@ def write_page(path, results, args, command, versions, seconds, invoked_as, with
          f"{', '.join(str(r) for r in args.learning_rates)}; --oaa K with full labels over the same rates; -b 24 "
          f"hashing throughout; each process {' '.join(VW_DRIVER)} (no parse thread: the same losses, less time). "
          "As the bake-off, except no --randomtie (VW 9 has none), and its grids widened where VW "
-         "chose their ends on a third of the datasets or more (epsilon below 0.02, bag 2, psi 0.001, mellowness below "
-         "0.001, gamma_scale 5000; benchmarks/bakeoff.py says when). The low end of each family's grid tends to greedy, "
-         "which runs as a family of its own."
+         "chose their ends on a third of the datasets or more (epsilon below 0.02, bags and policies below 4, psi below "
+         "0.01, mellowness below 0.001, gamma_scale 5000; benchmarks/bakeoff.py says when), bag and psi down to their "
+         "own ends (one bag, psi 0). The low end of each family's grid tends to greedy, which runs as a family of its "
+         "own (one bag with --greedify is greedy)."
          if with_vw else "- **VW**: no `vw` binary was found, so this page has glimpse's side only."),
         f"- **Tests**: paired t-tests over the reported orders at level {stats.ALPHA} (the win/loss matrix); average "
         "ranks of the mean losses with the Friedman test and Holm's step-down comparisons with the best-ranked learner "
@@ -549,13 +561,15 @@ def write_page(path, results, args, command, versions, seconds, invoked_as, with
                   "grid's lowest or highest on at least a third of the datasets: such a learner might do better past "
                   "that end, so its rank may understate it. An end chosen in a tie (the next grid value, every other "
                   "parameter as chosen, had the same mean loss on the selection orders: it won by coming first, and "
-                  "says nothing of the grid's width) is counted in the last column instead. The grids are in benchmarks/compare_vw.py "
-                  "(`GLIMPSE_LEARNERS`) and above.", "",
-                  "| learner | parameter | grid | datasets at the lowest | at the highest | at an end in a tie |",
-                  "|---|---|---|---|---|---|"]
-        for learner, key, grid, low, high, tied, of in edges:
+                  "says nothing of the grid's width) is counted in its own column instead, and so is a lowest value "
+                  "that is the parameter's own end (" + ", ".join(f"{k} {v:g}" for k, v in OWN_ENDS.items()) + "): nothing "
+                  "lies past it. The grids are in benchmarks/compare_vw.py (`GLIMPSE_LEARNERS`) and above.", "",
+                  "| learner | parameter | grid | datasets at the lowest | at the highest | at an end in a tie "
+                  "| at the parameter's own end |",
+                  "|---|---|---|---|---|---|---|"]
+        for learner, key, grid, low, high, tied, own, of in edges:
             lines.append(f"| {learner} | {key} | {listed(grid)} | {low} of {of} | "
-                         f"{high} of {of} | {tied} of {of} |")
+                         f"{high} of {of} | {tied} of {of} | {own} of {of} |")
         lines.append("")
     lines += ["## Per dataset", "",
               "Each learner at the grid point its selection orders chose; the lowest mean loss of the bandit learners "

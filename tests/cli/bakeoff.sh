@@ -59,18 +59,18 @@ chosen = [{"bpa": {"run": {"params": {"gamma": g}}}, "cspa": {"run": {"params": 
            "VW greedy": {"setting": f"cb_type mtr, -l {l}"}}
           for g, b, l in ((low, min(betas), 10), (low, 0.3, 0.1), (0.1, 0.3, 10), (0.1, 0.5, 0.1))]
 edges = bakeoff.grid_edges([{"learners": c} for c in chosen], list(bakeoff.LEARNING_RATES))
-assert [(l, k, lo, hi, t, of) for l, k, _, lo, hi, t, of in edges] == [("VW greedy", "-l", 0, 2, 0, 4),
-                                                                       ("bpa", "gamma", 2, 0, 0, 4)], edges
+assert [(l, k, lo, hi, t, o, of) for l, k, _, lo, hi, t, o, of in edges] == [("VW greedy", "-l", 0, 2, 0, 0, 4),
+                                                                             ("bpa", "gamma", 2, 0, 0, 0, 4)], edges
 assert bakeoff.grid_edges([{"learners": c} for c in chosen], [0.1, 10]) == [e for e in edges if e[0] == "bpa"]
 # An end chosen in a tie with the next value is counted apart: bpa's lowest gamma tied on one of its two datasets
 # leaves 1 of 4 at the lowest and 1 in a tie, each under a third, so bpa is no longer listed; tied on both, it is,
 # with 0 at the lowest and 2 in a tie.
 chosen[0]["bpa"]["end_ties"] = ["gamma"]
 edges = bakeoff.grid_edges([{"learners": c} for c in chosen], list(bakeoff.LEARNING_RATES))
-assert [(l, k, lo, t) for l, k, _, lo, hi, t, of in edges] == [("VW greedy", "-l", 0, 0)], edges
+assert [(l, k, lo, t) for l, k, _, lo, hi, t, o, of in edges] == [("VW greedy", "-l", 0, 0)], edges
 chosen[1]["bpa"]["end_ties"] = ["gamma"]
 edges = bakeoff.grid_edges([{"learners": c} for c in chosen], list(bakeoff.LEARNING_RATES))
-assert [(l, k, lo, t) for l, k, _, lo, hi, t, of in edges] == [("VW greedy", "-l", 0, 0), ("bpa", "gamma", 0, 2)], edges
+assert [(l, k, lo, t) for l, k, _, lo, hi, t, o, of in edges] == [("VW greedy", "-l", 0, 0), ("bpa", "gamma", 0, 2)], edges
 # end_ties: the chosen end's neighbour with every other parameter as chosen decides; a point of another eta does not.
 points = [({"gamma": 2, "eta": 5}, 0.7), ({"gamma": 2, "eta": 6}, 0.8), ({"gamma": 3, "eta": 5}, 0.7)]
 grid = {"gamma": [3, 1, 2], "eta": [5, 6]}
@@ -88,7 +88,18 @@ assert grids["VW bag"]["bag"] == sorted(bakeoff.BAGS) and list(grids["VW greedy"
 smallest = min(bakeoff.MELLOWNESS)
 chosen = [{"VW regcb": {"setting": f"mellowness {m:g}, cb_type mtr, -l 1"}} for m in (smallest, smallest, 0.01, 0.001)]
 edges = bakeoff.grid_edges([{"learners": c} for c in chosen], list(bakeoff.LEARNING_RATES))
-assert [(l, k, lo, hi, t, of) for l, k, _, lo, hi, t, of in edges] == [("VW regcb", "mellowness", 2, 0, 0, 4)], edges
+assert [(l, k, lo, hi, t, o, of) for l, k, _, lo, hi, t, o, of in edges] == [("VW regcb", "mellowness", 2, 0, 0, 0, 4)], edges
+# A lowest value that is the parameter's own end (one bag, psi 0) is counted apart, not as an end to widen past: bag 1
+# on 2 of 4 datasets and psi 0 on 2 are listed as at their own ends, none at the lowest; cover 2 (not cover's own end)
+# on 2 of 4 is at the lowest.
+assert min(bakeoff.BAGS) == bakeoff.OWN_ENDS["bag"] and min(bakeoff.PSIS) == bakeoff.OWN_ENDS["psi"]
+chosen = [{"VW bag": {"setting": f"bag {b}, greedify, cb_type mtr, -l 1"},
+           "VW cover, nounif": {"setting": f"cover {c}, psi {p}, cb_type dr, -l 1"}}
+          for b, c, p in ((1, 2, 0), (1, 2, 0), (4, 8, 0.1), (8, 4, 0.01))]
+edges = bakeoff.grid_edges([{"learners": c} for c in chosen], list(bakeoff.LEARNING_RATES))
+assert [(l, k, lo, hi, t, o, of) for l, k, _, lo, hi, t, o, of in edges] == [
+    ("VW bag", "bag", 0, 0, 0, 2, 4), ("VW cover, nounif", "cover", 2, 0, 0, 0, 4),
+    ("VW cover, nounif", "psi", 0, 0, 0, 2, 4)], edges
 PY
 
 # (2) Two tiny datasets and a stand-in VW.
@@ -129,10 +140,10 @@ VW_LOG="$work/vw.log" VW="$work/bin/vw" "$SOURCE_DIR/benchmarks/bakeoff.sh" --or
   --learning-rates 0.1,1 --page "$work/page/bakeoff.md" tiny_a iris > "$work/out.json" 2> "$work/err" ||
   fail "bakeoff failed: $(cat "$work/err")"
 page=$(cat "$work/page/bakeoff.md")
-# Orders 1-2 are reported, order 3 selects: on it every epsilon setting ran (5 epsilons x 2 cb_types x 2 rates), on
+# Orders 1-2 are reported, order 3 selects: on it every epsilon setting ran (7 epsilons x 2 cb_types x 2 rates), on
 # each reported order only the chosen one.
 for name in tiny_a iris; do
-  [ "$(grep -c "${name}_o3.vw .*--epsilon 0\.[0-9]" "$work/vw.log")" = 20 ] || fail "not every epsilon point selected on $name"
+  [ "$(grep -c "${name}_o3.vw .*--epsilon 0\.[0-9]" "$work/vw.log")" = 28 ] || fail "not every epsilon point selected on $name"
   for order in 1 2; do
     runs=$(grep "${name}_o${order}.vw .*--epsilon 0\.[0-9]" "$work/vw.log")
     [ "$(wc -l <<< "$runs")" = 1 ] && grep -q -- "--epsilon 0.05 --cb_type dr -l 0.1$" <<< "$runs" ||
@@ -166,7 +177,7 @@ grep -q '^VW runs that failed (their grid points left out): VW bag 8\.$' <<< "$p
 grep -qE '^\| iris \| 61 \| 38.7 \| 40.0 \(0.0\) \| 30.0 \(0.0\) \| 10.0 \(0.0\) \| ' <<< "$page" ||
   fail "no oaa check row for iris: $page"
 [ "$(grep -c "iris_o[12].bakeoff.vw .*--oaa 3 -l" "$work/vw.log")" = 20 ] || fail "the oaa check did not run 10 rates x 2 orders"
-grep -qE '^\| VW bag \| bag (2|4|8)' <<< "$page" || fail "VW bag not chosen among the settings that ran"
+grep -qE '^\| VW bag \| bag (1|2|4|8)' <<< "$page" || fail "VW bag not chosen among the settings that ran"
 for ext in png svg; do [ -s "$work/page/img/bakeoff/ranks.$ext" ] || fail "no ranks.$ext"; done
 # The ledger: one row per dataset, learner and reported order (20 learners and 7 VW families ... counted from the page's
 # own rows), plus iris's oaa check (9 rates that ran x 2 orders); --verify reruns cells bit for bit, and names a row
