@@ -207,54 +207,23 @@ class SecondOrderState {
 // deltas, sum x x' - B'B lies between 0 and Delta I, so the sketched M is within Delta / 2 of the exact one in
 // spectral norm. M^{-1} x = (x - B'(alpha I + BB')^{-1} B x) / alpha (Woodbury): O(m d) a round, O(m^2 d) every m
 // rounds for the rotation, 2m d numbers of state. Same calls as SecondOrderState; double throughout (the state is
-// small); allocation-free after reset().
+// small); allocation-free after reset(). Its members are compiled once, in plugins/common/src (the library
+// glimpse_plugin_common_compiled): defined here, Eigen's eigensolver and Cholesky were compiled again in every file
+// that includes this header, about 12 s of each such file's compile with GCC and 30 s under the sanitizers.
 class SketchedSecondOrderState {
  public:
   using Vector = Eigen::VectorXd;
   using Matrix = Eigen::MatrixXd;
 
-  void reset(std::int64_t dim, double initial_scale, std::int32_t rank) {
-    if (rank < 1) throw Error("a sketched second-order state needs rank >= 1, not " + std::to_string(rank));
-    dim_ = dim;
-    rank_ = rank;
-    const std::int64_t rows = 2 * static_cast<std::int64_t>(rank);
-    alpha_ = initial_scale;
-    shrunk_ = 0;
-    rows_used_ = 0;
-    sketch_.setZero(rows, dim);
-    rotated_.setZero(rows, dim);
-    gram_.setZero(rows, rows);
-    system_.setZero(rows, rows);
-    projected_.setZero(rows);
-    dense_.setZero(dim);
-    product_.setZero(dim);
-    quadratic_ = 0;
-    added_ = 0;
-    eigen_.compute(gram_);  // sizes the solvers' storage here, not at the first rotation (allocation-free after)
-    factor();
-  }
-
-  double quadratic(const Instance& x) {
-    x.to_dense(dense_);
-    return apply();
-  }
+  void reset(std::int64_t dim, double initial_scale, std::int32_t rank);
+  double quadratic(const Instance& x);
   template <class X>
   double quadratic_dense(const X& x) {
     dense_ = x.template cast<double>();
     return apply();
   }
-
   // Adds the x of the last quadratic() call to the sketch (r unused: kept for the exact form's signature).
-  void add_last(double) {
-    if (rows_used_ == sketch_.rows()) compact();
-    sketch_.row(rows_used_) = dense_.transpose();
-    projected_.noalias() = sketch_ * dense_;  // B x, with the new row's x'x last
-    gram_.col(rows_used_) = projected_;
-    gram_.row(rows_used_) = projected_.transpose();
-    ++rows_used_;
-    ++added_;
-    factor();
-  }
+  void add_last(double);
 
   const Vector& last_product() const noexcept { return product_; }
   double last_quadratic() const noexcept { return quadratic_; }
@@ -264,42 +233,14 @@ class SketchedSecondOrderState {
   double ridge() const noexcept { return alpha_; }
   double shrunk() const noexcept { return shrunk_; }
   // The sketched M itself, alpha I + B'B (for tests; allocates).
-  Matrix matrix() const { return alpha_ * Matrix::Identity(dim_, dim_) + sketch_.transpose() * sketch_; }
+  Matrix matrix() const;
 
  private:
-  double apply() {
-    projected_.noalias() = sketch_ * dense_;
-    factor_.solveInPlace(projected_);
-    product_.noalias() = sketch_.transpose() * projected_;
-    product_ = (dense_ - product_) / alpha_;
-    quadratic_ = dense_.dot(product_);
-    return quadratic_;
-  }
-
+  double apply();
   // B's 2m rows onto their principal directions (the eigenvectors of BB'), lowered by the m-th largest squared
   // singular value; the m - 1 largest are kept, in the first rows.
-  void compact() {
-    eigen_.compute(gram_);  // ascending eigenvalues
-    const auto& values = eigen_.eigenvalues();
-    const std::int64_t rows = sketch_.rows();
-    const double delta = std::max(values[rows - rank_], 0.0);
-    rotated_.noalias() = eigen_.eigenvectors().transpose() * sketch_;
-    sketch_.setZero();
-    for (std::int64_t r = 0; r + 1 < rank_; ++r) {
-      const double value = values[rows - 1 - r];
-      if (value > delta) sketch_.row(r) = std::sqrt((value - delta) / value) * rotated_.row(rows - 1 - r);
-    }
-    rows_used_ = rank_ - 1;
-    shrunk_ += delta;
-    alpha_ += delta / 2;
-    gram_.noalias() = sketch_ * sketch_.transpose();
-  }
-
-  void factor() {
-    system_ = gram_;
-    system_.diagonal().array() += alpha_;
-    factor_.compute(system_);
-  }
+  void compact();
+  void factor();
 
   std::int64_t dim_ = 0;
   std::int32_t rank_ = 1;
