@@ -8,7 +8,7 @@
 // tau above that, and the head is untouched.
 #pragma once
 
-#include <Eigen/Eigenvalues>
+#include <glimpse/algorithms/symmetric_eigen.hpp>
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -61,7 +61,7 @@ class TailThreshold {
     for (Eigen::Index j = 0; j < m; ++j) values_[j] = std::sqrt(std::max(0.0, solver_.eigenvalues()[m - 1 - j]));
   }
 
-  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver_;
+  SymmetricEigen solver_;
   Eigen::MatrixXd gram_, map_, product_;
   Eigen::VectorXd values_, ratio_;
 };

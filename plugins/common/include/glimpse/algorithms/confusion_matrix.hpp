@@ -3,7 +3,7 @@
 // singular value. Shared by the confusion and operator_norm metrics; allocation-free after reset().
 #pragma once
 
-#include <Eigen/Eigenvalues>
+#include <glimpse/algorithms/symmetric_eigen.hpp>
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -75,7 +75,7 @@ class ConfusionCounts {
   std::vector<std::int64_t> counts_, totals_;
   // Scratch space of operator_norm(), sized in reset().
   mutable Eigen::MatrixXd gamma_, gram_;
-  mutable Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver_;
+  mutable SymmetricEigen solver_;
 };
 
 }  // namespace glimpse::algorithms

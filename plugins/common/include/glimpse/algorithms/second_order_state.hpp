@@ -12,12 +12,12 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
-#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <glimpse/algorithms/symmetric_eigen.hpp>
 #include <glimpse/glimpse.hpp>
 #include <string>
 #include <type_traits>
@@ -248,7 +248,7 @@ class SketchedSecondOrderState {
   std::int64_t rows_used_ = 0;
   Matrix sketch_, rotated_, gram_, system_;  // B (unused rows 0), scratch, BB', alpha I + BB'
   Eigen::LLT<Matrix> factor_;
-  Eigen::SelfAdjointEigenSolver<Matrix> eigen_;
+  SymmetricEigen eigen_;
   Vector projected_, dense_, product_;
   double quadratic_ = 0;
   std::int64_t added_ = 0;
