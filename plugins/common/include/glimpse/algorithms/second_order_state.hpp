@@ -209,7 +209,7 @@ class SecondOrderState {
 // rounds for the rotation, 2m d numbers of state. Same calls as SecondOrderState; double throughout (the state is
 // small); allocation-free after reset(). Its members are compiled once, in plugins/common/src (the library
 // glimpse_plugin_common_compiled): defined here, Eigen's eigensolver and Cholesky were compiled again in every file
-// that includes this header, about 12 s of each such file's compile with GCC and 30 s under the sanitizers.
+// that includes this header, 17-20 s of each such file's compile with GCC (docs/performance.md).
 class SketchedSecondOrderState {
  public:
   using Vector = Eigen::VectorXd;
