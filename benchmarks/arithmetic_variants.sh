@@ -9,7 +9,11 @@
 #   baseline   -march=x86-64 (SSE2 only: Eigen's kernels with 128-bit vectors and no FMA), no contraction
 #   libm       the reference build run with glibc told the CPU has no AVX2 and no FMA (GLIBC_TUNABLES), so libm's
 #              exp, log and pow take their SSE2 paths: what a CPU-dependent math-library path would move
-#   benchmarks/arithmetic_variants.sh [--variants "contract native baseline libm"] [--reference BUILD] [--jobs N]
+#   intel      the reference build run under qemu-x86_64 (apt-get install qemu-user) emulating an Intel CPU (QEMU_INTEL,
+#              default Skylake-Client: GenuineIntel, its family, model and cache sizes in CPUID): everything the
+#              binary or a library decides from CPUID (glibc's and libm's variants, Eigen's blocking, oneTBB), and any
+#              approximate instruction (rcpps, rsqrtps: QEMU computes them otherwise than either vendor's silicon)
+#   benchmarks/arithmetic_variants.sh [--variants "contract native baseline libm intel"] [--reference BUILD] [--jobs N]
 # Builds go to build-arith-VARIANT (about 5 minutes each on 2 cores); installed satimage needed.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,6 +29,13 @@ while [ $# -gt 0 ]; do
     *) echo "arithmetic_variants.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
+case " $variants " in
+  *" intel "*)
+    command -v qemu-x86_64 > /dev/null || {
+      echo "arithmetic_variants.sh: the intel variant needs qemu-x86_64 (apt-get install qemu-user)" >&2
+      exit 2
+    } ;;
+esac
 protocols="$here/protocols/arithmetic_bandit.json $here/protocols/arithmetic_selective.json"
 plugins="installed minmax_scale bandit full cspa banditron bpa confidit newtron squarecb glm_mixture cs_selectron dgs bbq online_accuracy regret queries"
 build() {  # build VARIANT CMAKE_OPTIONS...: the CLI and the protocols' plugins
@@ -47,6 +58,11 @@ run_all() {  # run_all NAME GLIMPSE [ENV...]
   done
   env "${@:3}" "$2" --version > "$work/$1/version.txt"
 }
+emulated() {  # emulated VARIANT QEMU_CPU: a glimpse that is the reference build under qemu-x86_64 emulating that CPU
+  printf '#!/bin/sh\nexec qemu-x86_64 -cpu %s %s "$@"\n' "$2" "$reference/bin/glimpse" > "$work/glimpse-$1"
+  chmod +x "$work/glimpse-$1"
+  echo "$work/glimpse-$1"
+}
 run_all reference "$reference/bin/glimpse"
 for variant in $variants; do
   case "$variant" in
@@ -54,6 +70,7 @@ for variant in $variants; do
     native) run_all native "$(build native -DGLIMPSE_NATIVE_ARCH=ON)" ;;
     baseline) run_all baseline "$(build baseline -DGLIMPSE_ARCH=x86-64)" ;;
     libm) run_all libm "$reference/bin/glimpse" GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2,-FMA,-AVX ;;
+    intel) run_all intel "$(emulated intel "${QEMU_INTEL:-Skylake-Client}")" ;;
     *) echo "arithmetic_variants.sh: unknown variant $variant" >&2; exit 2 ;;
   esac
 done
