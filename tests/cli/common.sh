@@ -78,3 +78,11 @@ wait_for_parts() {
   echo "FAILED: $1 did not reach $2 finished runs in 60 s" >&2
   return 1
 }
+
+# elf_files PATH...: the ELF files (programs, libraries, plugins) among the files under the paths, NUL-separated.
+elf_files() {
+  local file
+  while IFS= read -r -d '' file; do
+    if head -c 4 "$file" | grep -q 'ELF'; then printf '%s\0' "$file"; fi
+  done < <(find "$@" -type f -print0)
+}

@@ -5,17 +5,18 @@
 # between machines that run the same build. Neither GCC without -ffast-math nor the build's Eigen emit them today;
 # this keeps it so for the CLI, its libraries and every plugin (docs/reproducing.md, "Builds and numbers").
 set -euo pipefail
+source "$(dirname "$0")/common.sh"
 fail() { echo "FAILED: $*" >&2; exit 1; }
 command -v objdump > /dev/null || { echo "objdump (binutils) not found: skipped"; exit 77; }
-"$GLIMPSE" --version | grep -q "(the reference arithmetic)" ||
+version=$("$GLIMPSE" --version)  # captured, not piped: grep -q exiting early would fail the pipeline
+grep -q "(the reference arithmetic)" <<< "$version" ||
   { echo "not the reference build (its numbers are its own): skipped"; exit 77; }
 approximate='\s(v?rcp(ps|ss)|v?rsqrt(ps|ss)|vrcp(14|28)(ps|pd|ss|sd)|vrsqrt(14|28)(ps|pd|ss|sd)|vrcpph|vrsqrtph|pfrcp|pfrsqrt)\s'
 checked=0
 while IFS= read -r -d '' file; do
-  head -c 4 "$file" | grep -q 'ELF' || continue
   checked=$((checked + 1))
   found=$(objdump -d --no-show-raw-insn "$file" | grep -E "$approximate" || true)
   [ -z "$found" ] || fail "$file holds $(wc -l <<< "$found") approximate instruction(s), first: $(head -3 <<< "$found")"
-done < <(find "$BUILD_DIR/bin/glimpse" "$BUILD_DIR/lib" -type f -print0)
+done < <(elf_files "$BUILD_DIR/bin/glimpse" "$BUILD_DIR/lib")
 [ "$checked" -ge 10 ] || fail "only $checked ELF files found (bin/glimpse and under lib)"
 echo "$checked ELF files without an approximate instruction"

@@ -6,6 +6,7 @@
 # the build made has only absolute or $ORIGIN entries, and the CLI, with every plugin library loaded, starts in a
 # folder of empty files named after every library it and its plugins need.
 set -euo pipefail
+source "$(dirname "$0")/common.sh"
 fail() { echo "FAILED: $*" >&2; exit 1; }
 command -v readelf > /dev/null || { echo "readelf (binutils) not found: skipped"; exit 77; }
 work=$(mktemp -d)
@@ -14,7 +15,6 @@ trap 'rm -rf "$work"' EXIT
 checked=0
 needed=""
 while IFS= read -r -d '' file; do
-  head -c 4 "$file" | grep -q 'ELF' || continue
   checked=$((checked + 1))
   paths=$(readelf -d "$file" | sed -n 's/.*(\(RUNPATH\|RPATH\)).*\[\(.*\)\]$/\2/p')
   if [ -n "$paths" ]; then
@@ -29,7 +29,7 @@ while IFS= read -r -d '' file; do
     done
   fi
   needed+=" $(readelf -d "$file" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p' | tr '\n' ' ')"
-done < <(find "$BUILD_DIR/bin" "$BUILD_DIR/lib" -type f -print0)
+done < <(elf_files "$BUILD_DIR/bin" "$BUILD_DIR/lib")
 [ "$checked" -ge 10 ] || fail "only $checked ELF files found under $BUILD_DIR/bin and lib"
 
 # A folder of decoys: an empty file for every library named, which the loader refuses ("file too short") if it
