@@ -83,6 +83,7 @@ wait_for_parts() {
 elf_files() {
   local file
   while IFS= read -r -d '' file; do
-    if head -c 4 "$file" | grep -q 'ELF'; then printf '%s\0' "$file"; fi
+    # The magic read into a variable, not piped into grep -q (which can fail the pipeline under pipefail).
+    if [ "$(head -c 4 "$file")" = $'\x7fELF' ]; then printf '%s\0' "$file"; fi
   done < <(find "$@" -type f -print0)
 }
