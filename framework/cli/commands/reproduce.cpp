@@ -26,8 +26,9 @@ committed tree and by the reference build (glimpse --version says whether this i
                                         generated); --strict: exit 1 when a generated page is stale
   glimpse reproduce PAPER --verify [--sample N] [--seed S] [--max-seconds T]
                    reruns the runs behind N cells of the page's ledger chosen at random (drawn with seed S;
-                   default: all cells), keeping to T seconds of the runs' recorded time, and compares them with
-                   the ledger bit for bit: exit 1 naming the cells that differ
+                   default: all cells; with --sample, skipping a drawn cell that would take the sample past T
+                   seconds of the runs' recorded time), and compares them with the ledger bit for bit: exit 1
+                   naming the cells that differ
 Options:
   --quick          a few trials on a share of the rows (paper.json's "quick"), into runs/reproduce/quick/PAPER/
                    (the page and ledger too): exercises the whole path in minutes; the numbers mean nothing
