@@ -14,6 +14,26 @@ set(GLIMPSE_PLUGIN_KINDS learner oracle query_rule metric data_source transform)
 cmake_policy(PUSH)
 cmake_policy(SET CMP0057 NEW)
 
+# glimpse_plugin_compile_settings(<target>): how every plugin's code is compiled. In the tree (glimpse_framework is
+# a real target; glimpse::framework is also defined, as its alias) it gets the project's warnings and arithmetic flags
+# like the core; out of tree, the installed imported target and the arithmetic flags the installed glimpse was built
+# with (GLIMPSE_ARCH_OPTIONS, from glimpseConfig.cmake), so that a plugin built against the reference build rounds as
+# the in-tree ones do. Hidden symbols but the entry point, position-independent code. glimpse_add_plugin applies it to
+# each plugin, and plugins/CMakeLists.txt to the code the in-tree plugins share (their precompiled header must be
+# compiled with their flags to be reused, their static library to be linked into them).
+function(glimpse_plugin_compile_settings target)
+  if(TARGET glimpse_framework)
+    # BUILD_INTERFACE: a static library's private dependencies are exported with it; these are not installed.
+    target_link_libraries(${target} PRIVATE glimpse_framework $<BUILD_INTERFACE:glimpse_warnings>
+      $<BUILD_INTERFACE:glimpse_arch>)
+  else()
+    target_link_libraries(${target} PRIVATE glimpse::framework)
+    target_compile_options(${target} PRIVATE ${GLIMPSE_ARCH_OPTIONS})
+  endif()
+  set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON CXX_VISIBILITY_PRESET hidden
+    VISIBILITY_INLINES_HIDDEN ON)
+endfunction()
+
 function(glimpse_add_plugin)
   cmake_parse_arguments(ARG "" "NAME;KIND" "SOURCES;LIBRARIES;TESTS" ${ARGN})
   if(NOT ARG_NAME OR NOT ARG_SOURCES)
@@ -27,18 +47,9 @@ function(glimpse_add_plugin)
   endif()
   set(target glimpse_plugin_${ARG_NAME})
   add_library(${target} MODULE ${ARG_SOURCES})
-  # In the tree (glimpse_framework is a real target; glimpse::framework is also defined, as its alias) plugins get
-  # the project's warnings and arithmetic flags like the core; out of tree, the installed imported target and the
-  # arithmetic flags the installed glimpse was built with (GLIMPSE_ARCH_OPTIONS, from glimpseConfig.cmake), so that
-  # a plugin built against the reference build rounds as the in-tree ones do.
-  if(TARGET glimpse_framework)
-    target_link_libraries(${target} PRIVATE glimpse_framework glimpse_warnings glimpse_arch ${ARG_LIBRARIES})
-  else()
-    target_link_libraries(${target} PRIVATE glimpse::framework ${ARG_LIBRARIES})
-    target_compile_options(${target} PRIVATE ${GLIMPSE_ARCH_OPTIONS})
-  endif()
-  set_target_properties(${target} PROPERTIES PREFIX "" OUTPUT_NAME ${ARG_NAME}
-    CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
+  glimpse_plugin_compile_settings(${target})
+  target_link_libraries(${target} PRIVATE ${ARG_LIBRARIES})
+  set_target_properties(${target} PROPERTIES PREFIX "" OUTPUT_NAME ${ARG_NAME})
   if(DEFINED GLIMPSE_PLUGIN_BUILD_DIR)
     set_target_properties(${target} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${GLIMPSE_PLUGIN_BUILD_DIR}
       INSTALL_RPATH "$ORIGIN/../..")
