@@ -4,10 +4,10 @@
 # tables and figures it describes, with one shaded band (matplotlib's PolyCollection) per learner in each
 # learning-curve SVG.
 set -euo pipefail
+source "$(dirname "$0")/common.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-fail() { echo "FAIL: $*" >&2; exit 1; }
 "$GLIMPSE" run --quiet --output runs/quickstart.h5
 
 recipe() {  # the fenced block of language $2 after the marker "<!-- recipe: $1 -->"

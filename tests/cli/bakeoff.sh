@@ -5,9 +5,9 @@
 # orders, each VW family shows the setting the stand-in makes best, failed runs are counted and left out, and the
 # page has its rankings, matrix and figure.
 set -euo pipefail
+source "$(dirname "$0")/common.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
 export GLIMPSE
 
 # (1) Three learners on four datasets, three orders each. Mean-loss ranks per dataset: (1, 2, 3), (1, 2, 3),

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The CLI as a user meets it: help, version, plugins, describe, a run, a summary, and clear errors.
 set -euo pipefail
+source "$(dirname "$0")/common.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-fail() { echo "FAILED: $*"; exit 1; }
 expect_error() {  # expect_error EXIT_CODE TEXT COMMAND...
   local code=$1 text=$2; shift 2
   set +e; out=$("$@" 2>&1); status=$?; set -e

@@ -1,5 +1,8 @@
 # Helpers the CLI test scripts source.
 
+# fail MESSAGE: the test fails, saying why on standard error.
+fail() { echo "FAILED: $*" >&2; exit 1; }
+
 # same_runs A B RUNS: every run 0..RUNS-1 has the same round data, curves and final metrics in trace files A
 # and B (what determinism promises; timings and file timestamps may differ).
 same_runs() {

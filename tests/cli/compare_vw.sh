@@ -5,9 +5,9 @@
 # best on the selection orders, the best VW bandit family, and the gap; the old script's awk comparison always
 # kept VW's default setting, which this catches.
 set -euo pipefail
+source "$(dirname "$0")/common.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
 mkdir -p "$work/data" "$work/bin"
 /usr/bin/python3 - "$work/data/tiny.h5" << 'PY'
 import sys, h5py, numpy as np

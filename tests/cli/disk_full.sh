@@ -9,7 +9,6 @@ source "$(dirname "$0")/common.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-fail() { echo "FAILED: $*" >&2; exit 1; }
 cat > sweep.json <<'JSON'
 {"name": "disk",
  "datasets": [{"source": "gaussians", "params": {"n_per_class": 2000, "sigma": 0.5}}],

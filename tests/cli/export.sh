@@ -3,10 +3,10 @@
 # JSON hold exactly what the HDF5 file holds (every text, integer and double read back equal, read with pandas
 # and json against h5py), --out writes the three files, and bad requests name what is wrong.
 set -euo pipefail
+source "$(dirname "$0")/common.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-fail() { echo "FAIL: $*" >&2; exit 1; }
 "$GLIMPSE" run --quiet --output q.h5
 "$GLIMPSE" export q.h5 > summary.csv
 "$GLIMPSE" export q.h5 --table curves --format json > curves.json

@@ -3,10 +3,10 @@
 # clean install prefix, its unit tests pass under ctest, glimpse describes and runs it; bad requests are refused.
 # (In the tree the same templates get a one-line CMakeLists.txt, picked up by plugins/CMakeLists.txt's glob.)
 set -euo pipefail
+source "$(dirname "$0")/common.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-fail() { echo "FAILED: $*" >&2; exit 1; }
 cmake --install "$BUILD_DIR" --prefix "$work/prefix" > install.log
 "$work/prefix/bin/glimpse" new learner my_learner > new.txt
 for f in my_learner.cpp my_learner_test.cpp CMakeLists.txt README.md; do

@@ -6,7 +6,6 @@
 # this keeps it so for the CLI, its libraries and every plugin (docs/reproducing.md, "Builds and numbers").
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
-fail() { echo "FAILED: $*" >&2; exit 1; }
 command -v objdump > /dev/null || { echo "objdump (binutils) not found: skipped"; exit 77; }
 version=$("$GLIMPSE" --version)  # captured, not piped: grep -q exiting early would fail the pipeline
 grep -q "(the reference arithmetic)" <<< "$version" ||

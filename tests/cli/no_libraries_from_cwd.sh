@@ -7,7 +7,6 @@
 # folder of empty files named after every library it and its plugins need.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
-fail() { echo "FAILED: $*" >&2; exit 1; }
 command -v readelf > /dev/null || { echo "readelf (binutils) not found: skipped"; exit 77; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

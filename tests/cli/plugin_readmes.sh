@@ -5,10 +5,10 @@
 # default fails here until its README says so), a protocol snippet, and where its tests are. Every learner folder
 # holds its own unit tests, registered by its glimpse_add_plugin(... TESTS ...), and its README names them.
 set -euo pipefail
+source "$(dirname "$0")/common.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-fail() { echo "FAILED: $*" >&2; exit 1; }
 checked=0
 "$GLIMPSE" plugins --json > plugins.json
 required=0

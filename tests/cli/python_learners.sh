@@ -10,7 +10,6 @@ source "$(dirname "$0")/common.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-fail() { echo "FAILED: $*" >&2; exit 1; }
 [ -f "$BUILD_DIR/lib/glimpse/plugins/python.so" ] || { echo "python plugin not built (pybind11-dev)"; exit 77; }
 perceptron="python:$SOURCE_DIR/examples/python/perceptron.py:Perceptron"
 cspa="python:$SOURCE_DIR/examples/python/cspa.py:Cspa"

@@ -8,8 +8,8 @@
 # follow. Left out: placeholders in capitals (plugins/learners/NAME, docs/results/PAPER.md), a page glimpse reproduce
 # has yet to generate for a paper.json, and what a command shown beside it creates (glimpse new's my_learner).
 set -euo pipefail
+source "$(dirname "$0")/common.sh"
 cd "$SOURCE_DIR"
-fail() { echo "FAILED: $*" >&2; exit 1; }
 notes='(\.\./shared|shared[/](ALGORITHMS|MODERN_BANDITS|DATASETS|FINDINGS|VW|STYLE|DESIGN)|(ALGORITHMS|MODERN_BANDITS|FINDINGS|DESIGN|STYLE|DATASETS|VW)\.md)'
 files=$(git ls-files 2> /dev/null || find . -type f -not -path './build*' -not -path './.git/*')
 hits=$(grep -lE "$notes" $files 2> /dev/null || true)
