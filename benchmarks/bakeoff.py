@@ -48,7 +48,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 import compare_vw
-from compare_vw import GLIMPSE_LEARNERS, Comparison, run
+from compare_vw import GLIMPSE_LEARNERS, VW_DRIVER, Comparison, first_best, run, same_selection
 from glimpse import stats  # noqa: E402  (compare_vw put the build's Python package on the path)
 
 # The bake-off's learning rates (its run_vw_job.py), for every VW setting.
@@ -72,12 +72,6 @@ GAMMA_SCALES = (1, 10, 100, 500, 1000, 5000)
 # Grid parameters whose lowest value is the parameter's own end (nothing lies past it): counted apart at a grid's end.
 OWN_ENDS = {"bag": 1, "psi": 0}
 VW_BITS = "-b 24"  # the bake-off's hash bits
-# Every VW process without its parse thread: the same examples learnt in the same order, so the same losses (the
-# page's ledger came out byte for byte as with the thread), but the thread handed each example to the learner with a
-# wake-up, and the two threads of two processes shared two cores: a quarter of the page's CPU time was the kernel's.
-# A ring of 16 examples instead of 256: VW allocates the ring as it starts, most of a process's 2,500 page faults, and
-# each run here reads one example at a time (the same losses on every family; a process starts in 11 ms, not 17).
-VW_DRIVER = ("--onethread", "--ring_size", "16")
 # glimpse's learners here: compare_vw's table, without the sketched ridge oracles (variants of one learner) and spa.
 LEFT_OUT = {"spa (full labels)", "squarecb, ridge regression oracle sketched at rank 10 (not in VW)",
             "squarecb, ridge regression oracle sketched at rank 20 (not in VW)"}
@@ -165,7 +159,7 @@ def end_ties(chosen, selection, grid, points):
         neighbour = values[1] if chosen[key] == values[0] else values[-2]
         same = [mean for params, mean in points if params.get(key) == neighbour
                 and all(params.get(other) == chosen.get(other) for other in set(params) | set(chosen) if other != key)]
-        if same and same[0] == selection:
+        if same and same[0] is not None and same_selection(same[0], selection):
             ties.append(key)
     return ties
 
@@ -178,10 +172,6 @@ class Bakeoff(Comparison):
     def __init__(self, args, work):
         super().__init__(args, work)
         self.vw_bits = VW_BITS
-
-    def vw_command(self, name, seed, options):
-        vw, *rest = super().vw_command(name, seed, options)
-        return [vw, *VW_DRIVER, *rest]
 
     def compare(self, name):
         """One dataset: every grid point on the selection orders, the chosen ones on the reported orders.
@@ -227,8 +217,7 @@ class Bakeoff(Comparison):
         run(["/usr/bin/python3", os.path.join(compare_vw.HERE, "vw_input.py"), os.path.join(self.installed, name + ".h5"),
              pattern, "--seed", ",".join(map(str, self.reported)), "--as-bakeoff"])
         def oaa(file, *options):
-            return [self.vw, *VW_DRIVER, "-d", file, "--cache_file", file + ".cache", *VW_BITS.split(),
-                    "--oaa", str(k), *options]
+            return compare_vw.vw_command(self.vw, file, [*VW_BITS.split(), "--oaa", str(k), *options])
 
         for file in files.values():
             run(oaa(file, "--quiet"))
@@ -363,8 +352,9 @@ def wins_losses(results, learners):
 
 
 def best_of(result, learners):
-    """The learner of `learners` with the lowest loss on the selection orders: the choice a user would make."""
-    return min(learners, key=lambda learner: result["learners"][learner]["selection"])
+    """The learner of `learners` with the lowest loss on the selection orders, the first of a tie (first_best): the
+    choice a user would make."""
+    return first_best(learners, lambda learner: -result["learners"][learner]["selection"])
 
 
 def write_figure(results, overall, img_dir):

@@ -14,8 +14,8 @@ N + M).
 
 - VW (one process per run, from its binary cache): --cbify K with an --epsilon grid; --cbify K --cb_explore_adf
   --squarecb with a --gamma_scale grid; --cbify K --cover 4 and --bag 4; --cb_explore_adf --regcb and --regcbopt
-  with a --mellowness grid; --oaa K with full labels; every one over a learning-rate grid (VW_METHODS,
-  VW_LEARNING_RATES). Accuracy = 1 - VW's average loss (cbify: a wrong proposal costs 1; oaa: progressive error).
+  with a --mellowness grid; --oaa K with full labels; every one over a learning-rate grid
+  (protocols/vw_comparison/vw_grid.json). Accuracy = 1 - VW's average loss (cbify: a wrong proposal costs 1; oaa: progressive error).
 - glimpse (per dataset, a sweep over the selection orders, then one over the reported orders at the chosen
   points): the bandit learners over their grids and the full-label learners, accuracy of the proposed labels over
   the pass.
@@ -111,24 +111,14 @@ GLIMPSE_LEARNERS = {
 SAME_METHOD = {"banditron": "epsilon-greedy", "squarecb": "squarecb", "oaa (full labels)": "oaa (full labels)"}
 
 
-# VW's learning rates (-l; its default is 0.5), gridded for every VW setting. 0.1-10 left 11 of VW's 42 choices at an
-# end (letter's best VW setting at 10, segment's at 0.1), so the grid reaches a step past each; the page lists every
-# choice still at an end of its grid (grid_ends).
-VW_LEARNING_RATES = (0.03, 0.1, 0.3, 1, 3, 10, 30)
-
-
-# VW's methods: family -> (options with {k} for the number of classes, and the method's own grid: option -> values).
-# cover and bag stay at 4 policies or bags (16 would cost minutes a run on fashion-MNIST); the bake-off page grids
-# those too.
-VW_METHODS = {
-    "epsilon-greedy": ("--cbify {k}", {"--epsilon": (0.01, 0.02, 0.05, 0.1, 0.2)}),
-    "squarecb": ("--cbify {k} --cb_explore_adf --squarecb", {"--gamma_scale": (1, 10, 100, 500, 1000)}),
-    "cover": ("--cbify {k} --cover 4", {}),
-    "bag": ("--cbify {k} --bag 4", {}),
-    "regcb": ("--cbify {k} --cb_explore_adf --regcb", {"--mellowness": (0.1, 0.01, 0.001)}),
-    "regcbopt": ("--cbify {k} --cb_explore_adf --regcbopt", {"--mellowness": (0.1, 0.01, 0.001, 0.0001, 0.00001)}),
-    "oaa (full labels)": ("--oaa {k}", {}),
-}
+# VW's grid: vw_comparison's own input (protocols/vw_comparison/vw_grid.json, with the reasons for its ends), so that
+# changing it does not touch the bake-off page, which imports this module. VW_METHODS: family -> (options with {k} for
+# the number of classes, and the method's own grid: option -> values); every setting at every VW_LEARNING_RATES.
+with open(os.path.join(ROOT, "protocols", "vw_comparison", "vw_grid.json")) as _grid_file:
+    _VW_GRID = json.load(_grid_file)
+VW_LEARNING_RATES = tuple(_VW_GRID["learning_rates"])
+VW_METHODS = {family: (method["options"], {option: tuple(values) for option, values in method["grid"].items()})
+              for family, method in _VW_GRID["methods"].items()}
 
 
 def vw_settings(k):
@@ -220,6 +210,42 @@ def mean_std(values):
     return float(np.mean(values)), float(np.std(values, ddof=1)) if len(values) > 1 else 0.0
 
 
+# Two selection means closer than this are a tie, which the point that comes first takes. A mean is over counts of
+# right rounds out of n (VW's losses print six decimals), so real differences are 1e-6 or more, while one total spread
+# differently over the orders gives means a rounding apart: (0.1 + 0.7) / 2 and (0.2 + 0.6) / 2 differ in their last
+# bit, and a strict > would give the tie to whichever rounded up.
+SELECTION_TIE = 1e-9
+
+
+def same_selection(a, b):
+    """Whether two selection means tie (SELECTION_TIE)."""
+    return abs(a - b) <= SELECTION_TIE
+
+
+def first_best(items, score):
+    """The first of `items` with the highest score, a later one winning only by more than SELECTION_TIE (None for
+    no items): the one choice of a grid point, a learner or a VW family, on either page."""
+    best = None
+    for item in items:
+        if best is None or score(item) > score(best) + SELECTION_TIE:
+            best = item
+    return best
+
+
+# How every VW run whose loss a page reports is started: without the parse thread (the same examples learnt in the
+# same order, so the same losses; the thread handed each example over with a wake-up, and two processes' four threads
+# shared two cores: a quarter of the bake-off's CPU time was the kernel's), and with a ring of 16 examples instead of
+# 256 (VW allocates the ring as it starts: most of a process's 2,500 page faults; a process starts in 11 ms, not 17).
+# The timed runs of vw_comparison do not use it: they time VW as a user starts it.
+VW_DRIVER = ("--onethread", "--ring_size", "16")
+
+
+def vw_command(vw, file, options, driver=VW_DRIVER):
+    """The one shape of a VW command line: VW, its driver options, the data file, its cache beside it (written by
+    the first run, read by the others), then the method's options (a list)."""
+    return [vw, *driver, "-d", file, "--cache_file", file + ".cache", *options]
+
+
 class Comparison:
     def __init__(self, args, work):
         self.args, self.work = args, work
@@ -270,9 +296,8 @@ class Comparison:
         return os.path.join(self.work, f"{name}_o{seed}.vw")
 
     # --- VW -----------------------------------------------------------------------------------------------------
-    def vw_command(self, name, seed, options):
-        return [self.vw, "-d", self.vw_file(name, seed), "--cache_file", self.vw_file(name, seed) + ".cache",
-                *options.split()]
+    def vw_command(self, name, seed, options, driver=VW_DRIVER):
+        return vw_command(self.vw, self.vw_file(name, seed), options.split(), driver)
 
     def vw_accuracies(self, name, k, settings=None, orders=None):
         """{(family, label): {seed: accuracy}} of `settings` (family -> [(label, options)]; default vw_settings(k))
@@ -374,15 +399,16 @@ class Comparison:
 
     # --- selection ---------------------------------------------------------------------------------------------
     def choose(self, accuracies):
-        """Per learner (key[0]), the grid point with the best mean over the selection orders: {learner: {key,
-        selection}}. A point whose run failed on a selection order cannot be compared and is left out."""
+        """Per learner (key[0]), the grid point with the best mean over the selection orders, the first in grid order
+        of points that tie (SELECTION_TIE; as first_best): {learner: {key, selection}}. A point whose run failed on a
+        selection order cannot be compared and is left out."""
         chosen = {}
         for key, by_seed in accuracies.items():
             selection = self.selection_mean(by_seed)
             if selection is None:
                 continue
             group = key[0]
-            if group not in chosen or selection > chosen[group]["selection"]:
+            if group not in chosen or selection > chosen[group]["selection"] + SELECTION_TIE:
                 chosen[group] = {"key": key, "selection": selection}
         return chosen
 
@@ -471,7 +497,7 @@ class Comparison:
             commands[("glimpse", label)] = (self.glimpse_timing_protocol(name, label, json.loads(params), constant),
                                             dict(self.env, GLIMPSE_PREPARED_CACHE="always"))
         for family, chosen in result["vw"].items():
-            commands[("vw", family)] = (self.vw_command(name, 1, chosen["options"]), None)
+            commands[("vw", family)] = (self.vw_command(name, 1, chosen["options"], driver=()), None)
         # VW runs from the cache its untimed runs wrote; glimpse likewise maps the transformed rows an untimed run
         # kept (GLIMPSE_PREPARED_CACHE=always: the constant feature's copy of the rows is then made once).
         for key, (command, env) in commands.items():
@@ -621,7 +647,10 @@ def write_page(path, results, args, command, versions, seconds, invoked_as=None)
         f"grid point: VW's default (constant) or `--noconstant`; glimpse without one or with the bias transform "
         f"appending 1 to each row after the scaling (\"constant feature\" in the chosen setting). "
         + (vw_grid_text() + " " if any(r.get("vw") for r in results) else "") +
-        "VW runs with its defaults otherwise (`-b 18` hashing). Whole process: order 1, each learner at its chosen "
+        "VW runs with its defaults otherwise (`-b 18` hashing); the runs whose accuracy is reported start with "
+        f"`{' '.join(VW_DRIVER)}` (no parse thread, a smaller example ring: the same losses), the timed ones as a "
+        f"user starts VW. A tie on the selection orders (means within {SELECTION_TIE:g}, the rounding of one total "
+        "spread differently) goes to the grid's first point. Whole process: order 1, each learner at its chosen "
         f"setting, the median of {args.repeats} interleaved runs after an untimed one (VW from the cache that run "
         "wrote; glimpse, when a constant feature is chosen, mapping the transformed rows that run kept, "
         "GLIMPSE_PREPARED_CACHE=always).",
@@ -645,15 +674,15 @@ def write_page(path, results, args, command, versions, seconds, invoked_as=None)
             rate = "-" if t is None else f"{r['n'] / t:,.0f}"
             lines.append(f"| {tool} | {learner} | {setting} | {percent(reported)} | {whole} | {rate} |")
         lines.append("")
-        best_g = max((v for l, v in r["glimpse"].items() if not GLIMPSE_LEARNERS[l].get("full")),
-                     key=lambda v: v["selection"])
-        best_g_name = next(l for l, v in r["glimpse"].items() if v is best_g)
+        best_g_name = first_best([l for l in r["glimpse"] if not GLIMPSE_LEARNERS[l].get("full")],
+                                 lambda l: r["glimpse"][l]["selection"])
+        best_g = r["glimpse"][best_g_name]
         summary = (f"Best glimpse bandit learner (chosen on the selection orders): **{best_g_name}**, "
                    f"{percent(list(best_g['reported'].values()))}"
                    f"{at_an_end_text('glimpse', best_g_name, best_g['key'][1])}.")
         bandit_vw = {f: v for f, v in r.get("vw", {}).items() if "full" not in f}
         if bandit_vw:
-            best_v_name = max(bandit_vw, key=lambda f: bandit_vw[f]["selection"])
+            best_v_name = first_best(bandit_vw, lambda f: bandit_vw[f]["selection"])
             best_v = bandit_vw[best_v_name]
             gap = 100 * (np.mean(list(best_g["reported"].values())) - np.mean(list(best_v["reported"].values())))
             summary += (f" Best VW bandit setting: **{best_v_name}** ({best_v['key'][1]}), "

@@ -77,6 +77,17 @@ grid = {"gamma": [3, 1, 2], "eta": [5, 6]}
 assert bakeoff.end_ties({"gamma": 1, "eta": 5}, 0.7, grid, points) == ["gamma"]
 assert bakeoff.end_ties({"gamma": 1, "eta": 5}, 0.8, grid, points) == []
 assert bakeoff.end_ties({"gamma": 2, "eta": 5}, 0.7, grid, points) == []  # not an end
+# A tie is a tie after rounding too: one total spread differently over the orders ((0.1 + 0.7) / 2 against (0.2 + 0.6)
+# / 2, a last bit apart); a failed neighbour (no mean) is none.
+split = [({"gamma": 2, "eta": 5}, (0.2 + 0.6) / 2)]
+assert bakeoff.end_ties({"gamma": 1, "eta": 5}, (0.1 + 0.7) / 2, grid, split) == ["gamma"]
+assert bakeoff.end_ties({"gamma": 1, "eta": 5}, 0.4, grid, [({"gamma": 2, "eta": 5}, None)]) == []
+# The best learner on the selection orders: a tie goes to the first named, the same way.
+tie = {"learners": {"P": {"selection": 1 - (0.1 + 0.7) / 2}, "Q": {"selection": 1 - (0.2 + 0.6) / 2},
+                    "R": {"selection": 0.7}}}
+assert bakeoff.best_of(tie, ["P", "Q", "R"]) == "P" and bakeoff.best_of(tie, ["Q", "P", "R"]) == "Q"
+tie["learners"]["R"]["selection"] = 0.599999
+assert bakeoff.best_of(tie, ["P", "Q", "R"]) == "R"
 assert bakeoff.end_ties(bakeoff.vw_point("cover 4, -l 10"), 0.5, {"-l": [0.1, 1, 10]},
                         [(bakeoff.vw_point("cover 4, -l 1"), 0.5), (bakeoff.vw_point("cover 8, -l 1"), 0.4)]) == ["-l"]
 # VW's grids come from its settings' labels, every numeric parameter: a method's own (regcb's mellowness, bag's

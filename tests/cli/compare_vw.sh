@@ -23,6 +23,31 @@ PY
 export GLIMPSE_DATA="$work/data"
 options=(--orders 2 --selection-orders 1 --repeats 1)
 
+# Ties between grid points go to the grid's first point, not to whichever mean rounded up: (0.1 + 0.7) / 2 and
+# (0.2 + 0.6) / 2 are the same total spread differently, and differ in their last bit. A mean higher by a millionth
+# (a right round more out of 10^6) wins. One VW command shape, with the driver options unless told otherwise.
+PYTHONPATH="$SOURCE_DIR/benchmarks" /usr/bin/python3 - << 'PY' || fail "ties or the VW command shape"
+import compare_vw as c
+low, high = (0.1 + 0.7) / 2, (0.2 + 0.6) / 2
+assert low < high and c.same_selection(low, high) and not c.same_selection(0.4, 0.400001)
+comparison = c.Comparison.__new__(c.Comparison)
+comparison.selecting = [3, 4]
+first, second = ("a", "first", False), ("a", "second", False)
+for points, winner in (({first: {3: 0.1, 4: 0.7}, second: {3: 0.2, 4: 0.6}}, first),
+                       ({second: {3: 0.2, 4: 0.6}, first: {3: 0.1, 4: 0.7}}, second),
+                       ({first: {3: 0.1, 4: 0.7}, second: {3: 0.2, 4: 0.600002}}, second),
+                       ({first: {3: 0.1, 4: 0.7}, second: {3: 0.2}}, first)):  # a failed run is not compared
+    chosen = comparison.choose(points)
+    assert chosen["a"]["key"] == winner, (points, chosen)
+score = {"x": low, "y": high, "z": 0.3, "w": 0.400001}
+assert c.first_best(["x", "y", "z"], score.get) == "x" and c.first_best(["y", "x"], score.get) == "y"
+assert c.first_best(["x", "y", "w"], score.get) == "w" and c.first_best([], score.get) is None
+assert c.vw_command("vw", "/d/f.vw", ["--oaa", "3"]) == [
+    "vw", "--onethread", "--ring_size", "16", "-d", "/d/f.vw", "--cache_file", "/d/f.vw.cache", "--oaa", "3"]
+assert c.vw_command("vw", "/d/f.vw", ["--oaa", "3"], driver=()) == [
+    "vw", "-d", "/d/f.vw", "--cache_file", "/d/f.vw.cache", "--oaa", "3"]
+PY
+
 PATH=/usr/bin:/bin VW= "$SOURCE_DIR/benchmarks/compare_vw.sh" "${options[@]}" --page "$work/without.md" tiny \
   > /dev/null 2> "$work/without.err"
 grep -q "skipping VW" "$work/without.err" || fail "no skip message: $(cat "$work/without.err")"
@@ -93,6 +118,11 @@ grep -q "^tiny_o3.vw .*--epsilon 0.01 -l 10 --noconstant" "$work/vw.log" ||
 if grep -E "^tiny_o[12].vw .*--epsilon" "$work/vw.log" | grep -qv -- "--epsilon 0.05 -l 3$"; then
   fail "a setting not chosen ran on a reported order: $(grep -E '^tiny_o[12].vw' "$work/vw.log")"
 fi
+# Every VW run whose accuracy the page reports starts with the driver options; only the timed runs, one per family
+# on order 1, start as a user starts VW.
+measured="^tiny_o[0-9]\.vw --onethread --ring_size 16 -d "
+[ "$(grep -cv "$measured" "$work/vw.log")" = 7 ] || fail "not 7 timed VW runs without the driver: $(cat "$work/vw.log")"
+grep -v "$measured" "$work/vw.log" | grep -qv "^tiny_o1\.vw -d " && fail "a VW run without the driver: $(cat "$work/vw.log")"
 keep=$(sed -n 's/^work folder: //p' "$work/with.err")
 [ -d "$keep" ] || fail "KEEP=1 named no work folder: $(cat "$work/with.err")"
 trap 'rm -rf "$work" "$keep"' EXIT
