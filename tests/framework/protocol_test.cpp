@@ -1,6 +1,8 @@
 // Protocol validation: every class of mistake is refused before any run, with the file and the path.
 #include "protocol.hpp"
 
+#include <boost/property_tree/json_parser.hpp>
+#include <boost/property_tree/ptree.hpp>
 #include <filesystem>
 #include <set>
 
@@ -43,14 +45,39 @@ TEST(Protocol, AcceptsAValidProtocolAndExpandsItsRuns) {
   EXPECT_EQ(runs[5].learner, 1);
 }
 
+// The files a page generator reads, as its paper.json names them ("generator": {"inputs": [...]}, paths from the
+// repository's root): vw_comparison's grid of VW settings, say. They are data, not protocols.
+std::set<std::filesystem::path> generator_inputs(const std::filesystem::path& root) {
+  std::set<std::filesystem::path> inputs;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root / "protocols")) {
+    if (entry.path().filename() != "paper.json") continue;
+    boost::property_tree::ptree paper;
+    boost::property_tree::read_json(entry.path().string(), paper);
+    if (const auto listed = paper.get_child_optional("generator.inputs"))
+      for (const auto& [unused, input] : *listed)
+        inputs.insert(std::filesystem::weakly_canonical(root / input.get_value<std::string>()));
+  }
+  return inputs;
+}
+
+TEST(Protocol, GeneratorInputsAreReadFromPaperJson) {
+  const auto root = std::filesystem::path(GLIMPSE_TEST_DATA_DIR) / ".." / "..";
+  const auto inputs = generator_inputs(root);
+  EXPECT_TRUE(inputs.count(std::filesystem::weakly_canonical(root / "protocols/vw_comparison/vw_grid.json")));
+  EXPECT_TRUE(inputs.count(std::filesystem::weakly_canonical(root / "benchmarks/compare_vw.py")));
+}
+
 // The protocols we ship (paper reproductions) stay valid as plugins and the protocol format evolve. A paper's
-// paper.json and explanations.json (glimpse reproduce) are not protocols.
+// paper.json and explanations.json (glimpse reproduce) and its generator's inputs are not protocols.
 TEST(Protocol, EveryShippedProtocolParses) {
-  const auto folder = std::filesystem::path(GLIMPSE_TEST_DATA_DIR) / ".." / ".." / "protocols";
+  const auto root = std::filesystem::path(GLIMPSE_TEST_DATA_DIR) / ".." / "..";
+  const auto not_protocols = generator_inputs(root);
   int parsed = 0;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(folder)) {
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root / "protocols")) {
     const auto name = entry.path().filename();
-    if (entry.path().extension() != ".json" || name == "paper.json" || name == "explanations.json") continue;
+    if (entry.path().extension() != ".json" || name == "paper.json" || name == "explanations.json" ||
+        not_protocols.count(std::filesystem::weakly_canonical(entry.path())))
+      continue;
     SCOPED_TRACE(entry.path().string());
     EXPECT_NO_THROW(load_protocol_file(entry.path(), registry()));
     ++parsed;
