@@ -68,7 +68,7 @@ task() {  # task INDEX: one Slurm array task of 2 shards, run as Slurm would; ca
 (task 0)
 (task 1) &
 pid=$!
-wait_for_parts killed/arrays.shard-1-of-2.h5.parts 2
+stop_at_parts "run sweep.json --shard 1/2" killed/arrays.shard-1-of-2.h5.parts 2
 kill -9 "$pid" 2> /dev/null || true
 wait "$pid" 2> /dev/null || true
 [ ! -e killed/arrays.shard-1-of-2.h5 ] || { echo "FAILED: the kill did not land before shard 1 finished"; exit 1; }

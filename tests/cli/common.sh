@@ -82,6 +82,27 @@ wait_for_parts() {
   return 1
 }
 
+# stop_at_parts PATTERN FOLDER COUNT: lets the processes whose command line holds PATTERN (pgrep -f) run in slices
+# of 20 ms, stopped (SIGSTOP) in between while FOLDER's finished runs are counted, and returns with them stopped once
+# it holds COUNT. A kill sent then lands part-way however busy the machine is: waiting for the count while the sweep
+# ran freely, the test's own polling could be starved of the CPU until every run had finished. The caller kills
+# them (SIGKILL ends a stopped process) or sends its signal and then SIGCONT (resume_matching). Fails after 60 s.
+stop_at_parts() {
+  local deadline=$((SECONDS + 60))
+  while [ "$SECONDS" -lt "$deadline" ]; do
+    pkill -CONT -f "$1" 2> /dev/null || true
+    sleep 0.02
+    pkill -STOP -f "$1" 2> /dev/null || true
+    [ "$(cat "$2"/*.log 2> /dev/null | grep -a -o -E 'GLOG[WF]' | wc -l)" -ge "$3" ] && return 0
+  done
+  resume_matching "$1"
+  echo "FAILED: $2 did not reach $3 finished runs in 60 s" >&2
+  return 1
+}
+
+# resume_matching PATTERN: SIGCONT to the processes stop_at_parts left stopped.
+resume_matching() { pkill -CONT -f "$1" 2> /dev/null || true; }
+
 # elf_files PATH...: the ELF files (programs, libraries, plugins) among the files under the paths, NUL-separated.
 elf_files() {
   local file

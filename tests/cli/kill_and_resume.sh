@@ -17,8 +17,8 @@ JSON
 "$GLIMPSE" run sweep.json -o reference.h5 --quiet -j 2 2> /dev/null
 "$GLIMPSE" run sweep.json -o killed.h5 --quiet -j 2 2> /dev/null &
 pid=$!
-# Wait until some runs are finished (parts written), then kill without warning.
-wait_for_parts killed.h5.parts 3
+# Once some runs are finished (parts written), kill without warning.
+stop_at_parts "glimpse run sweep.json -o killed.h5" killed.h5.parts 3
 kill -9 "$pid" 2> /dev/null || true
 wait "$pid" 2> /dev/null || true
 finished=$(finished_parts killed.h5.parts)
@@ -35,8 +35,9 @@ same_runs reference.h5 killed.h5 24
 # Ctrl-C (SIGINT): runs in flight are dropped, finished ones assembled into the output at once, exit 130.
 "$GLIMPSE" run sweep.json -o interrupted.h5 --quiet -j 2 2> /dev/null &
 pid=$!
-wait_for_parts interrupted.h5.parts 2
+stop_at_parts "glimpse run sweep.json -o interrupted.h5" interrupted.h5.parts 2
 kill -INT "$pid"
+resume_matching "glimpse run sweep.json -o interrupted.h5"
 set +e; wait "$pid"; status=$?; set -e
 [ "$status" = 130 ] || { echo "FAILED: SIGINT exit status $status, expected 130"; exit 1; }
 [ -f interrupted.h5 ] && [ ! -d interrupted.h5.parts ] || { echo "FAILED: SIGINT did not assemble the output"; exit 1; }

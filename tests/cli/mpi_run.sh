@@ -27,7 +27,7 @@ same_runs one.h5 ranks.h5 "$runs"
 # Killed part-way (every rank), then rerun: only the missing runs are redone, and the file is the same.
 mpi run sweep.json -o killed.h5 --mpi -j 1 --quiet 2> /dev/null &
 pid=$!
-wait_for_parts killed.h5.parts 3
+stop_at_parts "glimpse run sweep.json -o killed.h5" killed.h5.parts 3
 kill -9 "$pid" 2> /dev/null || true
 pkill -9 -f "glimpse run sweep.json -o killed.h5" 2> /dev/null || true
 wait "$pid" 2> /dev/null || true
@@ -42,13 +42,14 @@ same_runs one.h5 killed.h5 "$runs"
 # finished is kept; the rerun names the killed rank's run as in flight and redoes exactly the missing runs.
 mpi run sweep.json -o rank_killed.h5 --mpi -j 1 --quiet 2> rank_killed.txt &
 pid=$!
-wait_for_parts rank_killed.h5.parts 3
+stop_at_parts "glimpse run sweep.json -o rank_killed.h5" rank_killed.h5.parts 3
 killed_rank=""
 for p in $(pgrep -f "glimpse run sweep.json -o rank_killed.h5"); do
   if tr '\0' '\n' < "/proc/$p/environ" 2> /dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1'; then
     kill -9 "$p" && killed_rank=$p
   fi
 done
+resume_matching "glimpse run sweep.json -o rank_killed.h5"
 [ -n "$killed_rank" ] || { echo "FAILED: no rank 1 process found to kill"; exit 1; }
 set +e; wait "$pid"; status=$?; set -e
 [ "$status" != 0 ] || { echo "FAILED: mpirun exited 0 although rank 1 was killed"; exit 1; }
