@@ -54,9 +54,9 @@ runs=32
 
 # 1. The whole Slurm path: array of 3 tasks, then the dependent merge job.
 "$SOURCE_DIR/tools/cluster/submit-slurm.sh" sweep.json out/arrays 3 > submitted.txt 2>&1
-[ ! -e tasks-failed.log ] && [ ! -e jobs-failed.log ] || { cat ./*.log; echo "FAILED: a job failed"; exit 1; }
-for i in 0 1 2; do [ -f "out/arrays.shard-$i-of-3.h5" ] || { echo "FAILED: no file of shard $i"; exit 1; }; done
-[ -f out/arrays.h5 ] || { cat job-*.log; echo "FAILED: the merge job wrote nothing"; exit 1; }
+[ ! -e tasks-failed.log ] && [ ! -e jobs-failed.log ] || { cat ./*.log; fail "a job failed"; }
+for i in 0 1 2; do [ -f "out/arrays.shard-$i-of-3.h5" ] || fail "no file of shard $i"; done
+[ -f out/arrays.h5 ] || { cat job-*.log; fail "the merge job wrote nothing"; }
 same_runs reference.h5 out/arrays.h5 "$runs"
 "$GLIMPSE" summary out/arrays.h5 | grep "^out/arrays.h5: $runs of $runs runs complete;" > /dev/null
 
@@ -71,15 +71,15 @@ pid=$!
 stop_at_parts "run sweep.json --shard 1/2" killed/arrays.shard-1-of-2.h5.parts 2
 kill -9 "$pid" 2> /dev/null || true
 wait "$pid" 2> /dev/null || true
-[ ! -e killed/arrays.shard-1-of-2.h5 ] || { echo "FAILED: the kill did not land before shard 1 finished"; exit 1; }
+[ ! -e killed/arrays.shard-1-of-2.h5 ] || fail "the kill did not land before shard 1 finished"
 set +e
 "$SOURCE_DIR/tools/cluster/merge.sh" sweep.json killed/arrays 2 > merge.txt 2>&1
 status=$?
 set -e
-[ "$status" = 3 ] || { cat merge.txt; echo "FAILED: merge of an incomplete array exited $status, expected 3"; exit 1; }
-grep -E "^[0-9]+ run\(s\) missing: " merge.txt > /dev/null || { cat merge.txt; echo "FAILED: missing runs not named"; exit 1; }
-grep -E "^[0-9]{6} +1/2 " merge.txt > /dev/null || { cat merge.txt; echo "FAILED: status does not name shard 1/2"; exit 1; }
-if grep -E "^[0-9]{6} +0/2 " merge.txt > /dev/null; then cat merge.txt; echo "FAILED: shard 0 reported incomplete"; exit 1; fi
+[ "$status" = 3 ] || { cat merge.txt; fail "merge of an incomplete array exited $status, expected 3"; }
+grep -E "^[0-9]+ run\(s\) missing: " merge.txt > /dev/null || { cat merge.txt; fail "missing runs not named"; }
+grep -E "^[0-9]{6} +1/2 " merge.txt > /dev/null || { cat merge.txt; fail "status does not name shard 1/2"; }
+if grep -E "^[0-9]{6} +0/2 " merge.txt > /dev/null; then cat merge.txt; fail "shard 0 reported incomplete"; fi
 (task 1)
 "$SOURCE_DIR/tools/cluster/merge.sh" sweep.json killed/arrays 2 > merge.txt 2>&1 || { cat merge.txt; exit 1; }
 same_runs reference.h5 killed/arrays.h5 "$runs"
@@ -95,7 +95,7 @@ for scheduler in pbspro torque sge; do
     esac
     cmp <(h5dump -A -g /runs "$scheduler/a.shard-$i-of-3.h5" | grep -c "GROUP \"0") \
         <(h5dump -A -g /runs "out/arrays.shard-$i-of-3.h5" | grep -c "GROUP \"0") > /dev/null ||
-      { echo "FAILED: $scheduler task $i ran another shard than Slurm's"; exit 1; }
+      fail "$scheduler task $i ran another shard than Slurm's"
   done
   "$SOURCE_DIR/tools/cluster/merge.sh" sweep.json "$scheduler/a" 3 > /dev/null 2>&1
   same_runs reference.h5 "$scheduler/a.h5" "$runs"

@@ -10,7 +10,7 @@ same_runs() {
   for id in $(seq -f "%06g" 0 $(($3 - 1))); do
     for part in rounds curves summary; do
       h5diff "$1" "$2" "/runs/$id/$part" "/runs/$id/$part" > /dev/null ||
-        { echo "FAILED: run $id $part differs between $1 and $2"; exit 1; }
+        fail "run $id $part differs between $1 and $2"
     done
   done
 }
@@ -24,7 +24,7 @@ same_present_runs() {
     for part in rounds curves summary; do
       h5ls "$2/runs/$id/$part" > /dev/null 2>&1 || continue
       h5diff "$1" "$2" "/runs/$id/$part" "/runs/$id/$part" > /dev/null ||
-        { echo "FAILED: run $id $part differs between $1 and $2"; exit 1; }
+        fail "run $id $part differs between $1 and $2"
     done
   done
   echo "$ids" | grep -c . || true
@@ -68,39 +68,35 @@ EOF
 # finished_parts FOLDER: how many finished runs a running or killed sweep has written into its parts folder.
 finished_parts() { if [ -d "$1" ]; then parts_records "$1" written; else echo 0; fi; }
 
-# wait_for_parts FOLDER COUNT: waits until FOLDER holds COUNT finished runs, so a kill lands part-way; fails, saying
-# so, after 60 s of wall time (a fixed count of polls was too short when the machine was busy). It counts the
-# headers of written-run records ("GLOGW", "GLOGF"), torn or not: quick enough to poll every 10 ms, where
-# finished_parts is exact.
-wait_for_parts() {
-  local deadline=$((SECONDS + 60))
-  while [ "$SECONDS" -lt "$deadline" ]; do
-    [ "$(cat "$1"/*.log 2> /dev/null | grep -a -o -E 'GLOG[WF]' | wc -l)" -ge "$2" ] && return 0
-    sleep 0.01
-  done
-  echo "FAILED: $1 did not reach $2 finished runs in 60 s" >&2
-  return 1
-}
+# parts_reached FOLDER COUNT: whether FOLDER holds COUNT finished runs. It counts the headers of written-run records
+# ("GLOGW", "GLOGF"), torn or not: quick enough to poll every few ms, where finished_parts is exact.
+parts_reached() { [ "$(cat "$1"/*.log 2> /dev/null | grep -a -o -E 'GLOG[WF]' | wc -l)" -ge "$2" ]; }
 
-# stop_at_parts PATTERN FOLDER COUNT: lets the processes whose command line holds PATTERN (pgrep -f) run in slices
-# of 20 ms, stopped (SIGSTOP) in between while FOLDER's finished runs are counted, and returns with them stopped once
-# it holds COUNT. A kill sent then lands part-way however busy the machine is: waiting for the count while the sweep
-# ran freely, the test's own polling could be starved of the CPU until every run had finished. The caller kills
-# them (SIGKILL ends a stopped process) or sends its signal and then SIGCONT (resume_matching). Fails after 60 s.
-stop_at_parts() {
-  local deadline=$((SECONDS + 60))
+# stop_when PATTERN CONDITION...: lets the processes whose command line holds PATTERN (pgrep -f) run in slices of
+# 20 ms, stopped (SIGSTOP) in between while the command CONDITION... is tried, and returns with them stopped once it
+# succeeds. A kill sent then lands where the test wants it however busy the machine is: waiting while the processes
+# ran freely, the test's own polling could be starved of the CPU until the whole sweep had finished. The caller kills
+# them (SIGKILL ends a stopped process) or sends its signal and then SIGCONT (resume_matching). After 60 s it resumes
+# them and returns 1.
+stop_when() {
+  local pattern=$1 deadline=$((SECONDS + 60))
+  shift
   while [ "$SECONDS" -lt "$deadline" ]; do
-    pkill -CONT -f "$1" 2> /dev/null || true
+    pkill -CONT -f "$pattern" 2> /dev/null || true
     sleep 0.02
-    pkill -STOP -f "$1" 2> /dev/null || true
-    [ "$(cat "$2"/*.log 2> /dev/null | grep -a -o -E 'GLOG[WF]' | wc -l)" -ge "$3" ] && return 0
+    pkill -STOP -f "$pattern" 2> /dev/null || true
+    "$@" && return 0
   done
-  resume_matching "$1"
-  echo "FAILED: $2 did not reach $3 finished runs in 60 s" >&2
+  resume_matching "$pattern"
   return 1
 }
 
-# resume_matching PATTERN: SIGCONT to the processes stop_at_parts left stopped.
+# stop_at_parts PATTERN FOLDER COUNT: stop_when FOLDER holds COUNT finished runs; the test fails after 60 s.
+stop_at_parts() {
+  stop_when "$1" parts_reached "$2" "$3" || fail "$2 did not reach $3 finished runs in 60 s"
+}
+
+# resume_matching PATTERN: SIGCONT to the processes stop_when left stopped.
 resume_matching() { pkill -CONT -f "$1" 2> /dev/null || true; }
 
 # elf_files PATH...: the ELF files (programs, libraries, plugins) among the files under the paths, NUL-separated.

@@ -3,6 +3,7 @@
 # listed by summary and status) while the others finish; --fail-fast stops at it; a run that crashes the
 # process (SIGSEGV) is named on the rerun as the run that was in flight.
 set -euo pipefail
+source "$(dirname "$0")/common.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -19,9 +20,9 @@ expect_status() {  # expect_status WANTED COMMAND...: runs COMMAND, output in ou
   local wanted=$1 status=0
   shift
   "$@" > out.txt 2>&1 || status=$?
-  [ "$status" = "$wanted" ] || { cat out.txt; echo "FAILED: '$*' exited $status, expected $wanted"; exit 1; }
+  [ "$status" = "$wanted" ] || { cat out.txt; fail "'$*' exited $status, expected $wanted"; }
 }
-expect_text() { grep -F -- "$1" out.txt > /dev/null || { cat out.txt; echo "FAILED: no '$1' in the output"; exit 1; }; }
+expect_text() { grep -F -- "$1" out.txt > /dev/null || { cat out.txt; fail "no '$1' in the output"; }; }
 
 protocol throw > throw.json
 expect_status 3 "$GLIMPSE" run throw.json -o throw.h5 -j 1
@@ -43,7 +44,7 @@ expect_text "fast.h5: 1 of 4 runs complete, 1 failed"  # runs go seed by seed: 0
 protocol segfault > crash.json
 status=0
 "$GLIMPSE" run crash.json -o crash.h5 -j 1 --quiet > out.txt 2>&1 || status=$?
-[ "$status" -ge 128 ] || { cat out.txt; echo "FAILED: the crashing run did not end the process ($status)"; exit 1; }
+[ "$status" -ge 128 ] || { cat out.txt; fail "the crashing run did not end the process ($status)"; }
 expect_status 3 "$GLIMPSE" status crash.json crash.h5
 expect_text "4 runs: 1 complete, 0 failed, 1 in flight, 2 missing"
 status=0

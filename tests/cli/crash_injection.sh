@@ -22,7 +22,7 @@ RANDOM=${GLIMPSE_SEED:-7}  # the kill moments are reproducible
 landed=0 finished_sweeps=0 attempts=0
 while [ "$landed" -lt 20 ]; do
   attempts=$((attempts + 1))
-  [ "$attempts" -le 200 ] || { echo "FAILED: only $landed of 20 kills landed in 200 attempts"; exit 1; }
+  [ "$attempts" -le 200 ] || fail "only $landed of 20 kills landed in 200 attempts"
   "$GLIMPSE" run sweep.json -o crashy.h5 --quiet -j 2 2> /dev/null &
   pid=$!
   sleep "0.$(printf "%03d" $((RANDOM % 700)))"  # the whole sweep takes about 0.8 s
@@ -33,14 +33,14 @@ while [ "$landed" -lt 20 ]; do
   "$GLIMPSE" status sweep.json crashy.h5 > status.txt 2>&1
   status=$?
   set -e
-  [ "$status" = 0 ] || [ "$status" = 3 ] || { cat status.txt; echo "FAILED: what kill $landed left cannot be read"; exit 1; }
+  [ "$status" = 0 ] || [ "$status" = 3 ] || { cat status.txt; fail "what kill $landed left cannot be read"; }
   # The output and the logs' runs together (merge reads both; it needs an assembled file for the protocol).
   if [ -e crashy.h5 ]; then
     set +e
     "$GLIMPSE" merge merged.h5 crashy.h5 > merge.txt 2>&1
     merged=$?
     set -e
-    [ "$merged" = 0 ] || [ "$merged" = 3 ] || { cat merge.txt; echo "FAILED: what kill $landed left cannot be merged"; exit 1; }
+    [ "$merged" = 0 ] || [ "$merged" = 3 ] || { cat merge.txt; fail "what kill $landed left cannot be merged"; }
     same_present_runs reference.h5 merged.h5 > /dev/null
     rm -f merged.h5
   fi

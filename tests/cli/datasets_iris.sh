@@ -2,6 +2,7 @@
 # A real conversion: install iris from Debian's weka package (downloaded, not installed), check it against
 # the catalog, list it, run a protocol on it, and see a second install do nothing.
 set -euo pipefail
+source "$(dirname "$0")/common.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export GLIMPSE_DATA="$work/cache"
@@ -25,7 +26,7 @@ cat > k.json <<'JSON'
 JSON
 "$GLIMPSE" run k.json -o k.h5 --quiet
 accuracy=$("$GLIMPSE" summary k.h5 | awk '$1 == "iris" && $2 == "perceptron" { sub("%", "", $(NF-3)); print $(NF-3) }')
-awk -v a="$accuracy" 'BEGIN { exit !(a >= 89) }' || { echo "FAILED: iris at g = 0.001: $accuracy% correct"; exit 1; }
+awk -v a="$accuracy" 'BEGIN { exit !(a >= 89) }' || fail "iris at g = 0.001: $accuracy% correct"
 set +e; out=$("$GLIMPSE" datasets install nosuch 2>&1); status=$?; set -e
 [ "$status" = 2 ] && grep -q "unknown dataset 'nosuch'; the catalog has: vehicle" <<< "$out"
 echo "1 passed, 0 failed"

@@ -2,6 +2,7 @@
 # Missing values end to end (issue #56): a CSV with 'NA' and empty fields read with non_finite: zero, drop and keep
 # (+ impute), each saying what it did; a NaN left unfilled is refused before any run, naming the dataset and row.
 set -euo pipefail
+source "$(dirname "$0")/common.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -25,15 +26,15 @@ PY
 accuracy() { "$GLIMPSE" summary "$1.h5" | awk '$1 == "p" && $2 == "perceptron" { sub("%", "", $5); print $5 }'; }
 for mode in zero drop keep; do "$GLIMPSE" run "$mode.json" -o "$mode.h5" --quiet 2> "$mode.err"; done
 grep -q "non_finite: drop: dropped 3 of 300 rows with a missing or non-finite value (the first at p.csv:9)" drop.err ||
-  { echo "FAILED: no note of the dropped rows: $(cat drop.err)"; exit 1; }
+  fail "no note of the dropped rows: $(cat drop.err)"
 grep -q "impute (median): filled 3 missing values in 3 of 300 rows" keep.err ||
-  { echo "FAILED: no note of the imputed values: $(cat keep.err)"; exit 1; }
+  fail "no note of the imputed values: $(cat keep.err)"
 # A mass of 0 g squeezes every other row's mass into a sliver of [-1, 1]: the Perceptron's one pass suffers.
 zero=$(accuracy zero) drop=$(accuracy drop) keep=$(accuracy keep)
 echo "one pass of the Perceptron: missing read as 0: $zero%, rows dropped: $drop%, imputed: $keep%"
 awk -v z="$zero" -v d="$drop" -v k="$keep" 'BEGIN { exit !(d > z + 20 && k > z + 20) }' ||
-  { echo "FAILED: dropping or imputing should beat reading missing values as 0 by far"; exit 1; }
+  fail "dropping or imputing should beat reading missing values as 0 by far"
 set +e; out=$("$GLIMPSE" run unfilled.json -o unfilled.h5 --quiet 2>&1); status=$?; set -e
 [ "$status" = 2 ] && grep -qF "unfilled.json: datasets[0] (dataset 'p'): row 8, feature 2: value is missing (NaN); expected the impute transform to fill it before the runs" <<< "$out" ||
-  { echo "FAILED: an unfilled NaN: exit $status, $out"; exit 1; }
+  fail "an unfilled NaN: exit $status, $out"
 echo "missing values: zero, drop, keep + impute and an unfilled NaN as expected"

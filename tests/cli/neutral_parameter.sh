@@ -25,5 +25,5 @@ GLIMPSE_PLUGIN_PATH="$FIXTURE_DIR/random_1" "$GLIMPSE" run p.json -o written_out
 same_runs before.h5 written_out.h5 6
 protocol '{"shift": 1}'
 GLIMPSE_PLUGIN_PATH="$FIXTURE_DIR/random_1" "$GLIMPSE" run p.json -o shifted.h5 -q
-if (same_runs before.h5 shifted.h5 6) > /dev/null; then echo "FAILED: shift 1 gave the same runs"; exit 1; fi
+if (same_runs before.h5 shifted.h5 6) > /dev/null; then fail "shift 1 gave the same runs"; fi
 echo "1 passed, 0 failed"

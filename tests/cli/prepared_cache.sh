@@ -16,7 +16,7 @@ cat > p.json <<'JSON'
 JSON
 "$GLIMPSE" run p.json -o first.h5 --quiet
 entries() { find "$GLIMPSE_DATA/prepared" -name '*.h5' | wc -l; }
-[ "$(entries)" = 1 ] || { echo "FAILED: $(entries) prepared entries after the first sweep, expected 1"; exit 1; }
+[ "$(entries)" = 1 ] || fail "$(entries) prepared entries after the first sweep, expected 1"
 cp -p d.txt before.txt
 printf '2 1:4 2:1\n1 1:1 2:3\n1 1:3 2:2\n2 1:2 2:4\n' > d.txt  # other labels, the same size
 touch -r before.txt d.txt
@@ -24,11 +24,10 @@ touch -r before.txt d.txt
 same_runs first.h5 kept.h5 2
 GLIMPSE_PREPARED_CACHE=off "$GLIMPSE" run p.json -o fresh.h5 --quiet
 if h5diff first.h5 fresh.h5 /runs/000000/summary /runs/000000/summary > /dev/null; then
-  echo "FAILED: the new labels gave the same run: the test shows nothing"
-  exit 1
+  fail "the new labels gave the same run: the test shows nothing"
 fi
 rm -r "$GLIMPSE_DATA/prepared"
 "$GLIMPSE" status p.json kept.h5 > status.txt
-grep -q "2 complete" status.txt || { cat status.txt; echo "FAILED: status"; exit 1; }
-[ "$(entries)" = 1 ] || { echo "FAILED: $(entries) prepared entries after status, expected 1"; exit 1; }
+grep -q "2 complete" status.txt || { cat status.txt; fail "status"; }
+[ "$(entries)" = 1 ] || fail "$(entries) prepared entries after status, expected 1"
 echo "1 passed, 0 failed"

@@ -147,18 +147,23 @@ cat > long.json <<JSON
 JSON
 "$GLIMPSE" run long.json -o long.h5 --processes 2 --quiet 2> long.txt &
 coordinator=$!
-wait_for_parts long.h5.parts 1
+# Stopped once a run is finished and the helper has begun a run of its own (its parts log is made by its first run's
+# start record): killed while still starting (Python's start is slow on a busy machine), it held no run, the
+# coordinator did all 8 and the sweep rightly ended complete (exit 0), which is not the case under test. Stopped, not
+# merely polled, so the sweep cannot finish between the test seeing it part-way and the kill.
 helper=""
-for p in $(pgrep -f "glimpse run long.json -o long.h5"); do
-  if tr '\0' '\n' < "/proc/$p/environ" 2> /dev/null | grep -q "^GLIMPSE_PROCESS_HELPER="; then helper=$p; fi
-done
-[ -n "$helper" ] || fail "no helper process found to kill"
-# Only once the helper has begun a run of its own (its parts log is made by its first run's start record): killed
-# while still starting (Python's start is slow on a busy machine), it held no run, the coordinator did all 8 and
-# the sweep rightly ended complete (exit 0), which is not the case under test.
-deadline=$((SECONDS + 60))
-until ls long.h5.parts/"$helper"-*.log > /dev/null 2>&1 || [ "$SECONDS" -ge "$deadline" ]; do sleep 0.01; done
+helper_has_begun() {
+  helper=""
+  local p
+  for p in $(pgrep -f "glimpse run long.json -o long.h5"); do
+    if tr '\0' '\n' < "/proc/$p/environ" 2> /dev/null | grep -q "^GLIMPSE_PROCESS_HELPER="; then helper=$p; fi
+  done
+  [ -n "$helper" ] && parts_reached long.h5.parts 1 && ls long.h5.parts/"$helper"-*.log > /dev/null 2>&1
+}
+stop_when "glimpse run long.json -o long.h5" helper_has_begun ||
+  fail "no helper process that had begun a run, with one run finished, within 60 s"
 kill -9 "$helper" || fail "helper process $helper ended before it could be killed"
+resume_matching "glimpse run long.json -o long.h5"
 set +e; wait "$coordinator"; status=$?; set -e
 [ "$status" = 130 ] && grep -q "long.h5: helper process $helper ended without reporting" long.txt ||
   fail "killed helper: status $status, $(cat long.txt)"

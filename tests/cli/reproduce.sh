@@ -6,6 +6,7 @@
 # a page is written only from a committed tree; --verify reruns a sample of the ledger's cells bit for bit. Then the
 # real tree: no generated page in docs/results/ may be stale.
 set -euo pipefail
+source "$(dirname "$0")/common.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp -r "$SOURCE_DIR/tests/data/reproduce/protocols" "$work/"
@@ -119,7 +120,7 @@ with open(sys.argv[1], "w", newline="") as f:
     w.writerows(rows)
 EOF
 set +e; "$GLIMPSE" reproduce toy --verify > tampered.txt 2> tampered.err; status=$?; set -e
-[ "$status" = 1 ] || { echo "FAILED: a tampered ledger verified (exit $status)"; exit 1; }
+[ "$status" = 1 ] || fail "a tampered ledger verified (exit $status)"
 grep -q "^DIFFERS  table1/hard/banditron: run [0-9]* of toy_table.json (seed 1, held_out): online_accuracy" tampered.txt
 grep -q "cells differ from toy.cells.csv: table1/hard/banditron" tampered.err
 cp ledger.orig $ledger
@@ -188,7 +189,7 @@ commit "page"
 "$GLIMPSE" reproduce --list --strict | grep -E "^toy +up to date" > /dev/null
 stale() {  # stale REASON: --list --strict exits 1 naming REASON
   set +e; out=$("$GLIMPSE" reproduce --list --strict 2>&1); status=$?; set -e
-  [ "$status" = 1 ] && grep -qE "^toy +stale: .*$1" <<< "$out" || { echo "FAILED: expected stale ($1): $out"; exit 1; }
+  [ "$status" = 1 ] && grep -qE "^toy +stale: .*$1" <<< "$out" || fail "expected stale ($1): $out"
 }
 sed -i 's/"seeds": 4/"seeds": 5/' protocols/toy/toy_table.json
 stale "toy_table.json: edited"
@@ -224,7 +225,7 @@ PYTHONPATH=generator /usr/bin/python3 -m glimpse.reproduce --glimpse "$GLIMPSE" 
 echo "# edited" >> generator/glimpse/reproduce/claims.py
 set +e; out=$(PYTHONPATH=generator /usr/bin/python3 -m glimpse.reproduce --glimpse "$GLIMPSE" --list --strict 2>&1)
 status=$?; set -e
-[ "$status" = 1 ] && grep -qE "^toy +stale: the page generator edited" <<< "$out" || { echo "FAILED: $out"; exit 1; }
+[ "$status" = 1 ] && grep -qE "^toy +stale: the page generator edited" <<< "$out" || fail "$out"
 "$GLIMPSE" reproduce --list --strict | grep -E "^toy +up to date" > /dev/null
 
 # Rerunning after a revision change starts those runs afresh instead of resuming into old arithmetic.

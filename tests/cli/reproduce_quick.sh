@@ -3,6 +3,7 @@
 # missing datasets): the whole path runs and writes a page with its tables, claims, figures, fingerprint and ledger. The
 # numbers are not checked here; the full pages in docs/results/ are checked for staleness by cli.reproduce.
 set -euo pipefail
+source "$(dirname "$0")/common.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 papers=$(cd "$SOURCE_DIR/protocols" && ls -d */paper.json | cut -d/ -f1)
@@ -21,11 +22,11 @@ for paper in $papers; do
   for figure in $(/usr/bin/python3 -c "import json, sys; print(' '.join(f['id'] for f in json.load(open(sys.argv[1])).get('figures', [])))" \
       "$SOURCE_DIR/protocols/$paper/paper.json"); do
     [ -s "$work/quick/$paper/img/$paper/$figure.png" ] && [ -s "$work/quick/$paper/img/$paper/$figure.svg" ] ||
-      { echo "FAILED: $paper: no $figure.png/.svg"; exit 1; }
+      fail "$paper: no $figure.png/.svg"
   done
   tail -1 "$page" | grep -q '^<!-- glimpse-reproduce {'
   if grep -qE '"protocols"|"ledger": true' "$SOURCE_DIR/protocols/$paper/paper.json"; then  # pages that keep a ledger
-    [ -s "$work/quick/$paper/$paper.cells.csv" ] || { echo "FAILED: $paper: no ledger"; exit 1; }
+    [ -s "$work/quick/$paper/$paper.cells.csv" ] || fail "$paper: no ledger"
   fi
   echo "$paper: quick page written ($(grep -c '' "$page") lines)"
 done

@@ -7,6 +7,7 @@
 # ledger ("ledger": true: bakeoff and vw_comparison, whose programs rerun glimpse's cells here, VW's only where vw is
 # installed). A build other than the reference arithmetic cannot reproduce the bits: skipped (77).
 set -euo pipefail
+source "$(dirname "$0")/common.sh"
 /usr/bin/python3 -c "import json, sys; sys.exit(0 if json.loads(sys.argv[1])['reference'] else 1)" \
   "$("$GLIMPSE" --version --json)" || { echo "not the reference build: skipped"; exit 77; }
 work=$(mktemp -d)
@@ -19,11 +20,10 @@ for ledger in "$SOURCE_DIR"/docs/results/*.cells.csv; do
   if ! "$GLIMPSE" reproduce "$paper" --root "$SOURCE_DIR" --verify --sample "${GLIMPSE_VERIFY_CELLS:-3}" \
       --seed "$seed" --max-seconds "${GLIMPSE_VERIFY_SECONDS:-20}" -j 2 > "$work/$paper.txt" 2> "$work/$paper.err"; then
     cat "$work/$paper.txt" "$work/$paper.err"
-    echo "FAILED: $paper (rerun: glimpse reproduce $paper --verify --seed $seed ...)"
-    exit 1
+    fail "$paper (rerun: glimpse reproduce $paper --verify --seed $seed ...)"
   fi
   if grep -q '"generator"' "$SOURCE_DIR/protocols/$paper/paper.json"; then
-    grep -q "equal to the ledger bit for bit" "$work/$paper.err" || { cat "$work/$paper.err"; echo "FAILED: $paper"; exit 1; }
+    grep -q "equal to the ledger bit for bit" "$work/$paper.err" || { cat "$work/$paper.err"; fail "$paper"; }
     echo "$paper: $(grep -o 'all [0-9]* equal to the ledger bit for bit' "$work/$paper.err") (--seed $seed)"
   else
     echo "$paper: $(grep -c '^ok ' "$work/$paper.txt") cells identical to the ledger (--seed $seed)"
@@ -37,5 +37,5 @@ for page in "$SOURCE_DIR"/docs/results/*.md; do
   spec="$SOURCE_DIR/protocols/$(basename "$page" .md)/paper.json"
   if ! grep -q '"generator"' "$spec" || grep -q '"ledger": true' "$spec"; then pages=$((pages + 1)); fi
 done
-[ "$verified" -ge 3 ] && [ "$verified" = "$pages" ] || { echo "FAILED: $verified ledgers for $pages paper pages"; exit 1; }
+[ "$verified" -ge 3 ] && [ "$verified" = "$pages" ] || fail "$verified ledgers for $pages paper pages"
 echo "1 passed, 0 failed"
