@@ -152,12 +152,13 @@ coordinator=$!
 # coordinator did all 8 and the sweep rightly ended complete (exit 0), which is not the case under test. Stopped, not
 # merely polled, so the sweep cannot finish between the test seeing it part-way and the kill.
 helper=""
-helper_has_begun() {
-  helper=""
+helper_has_begun() {  # looks for the helper (by its environment) only until it is found: one helper per sweep
   local p
-  for p in $(pgrep -f "glimpse run long.json -o long.h5"); do
-    if tr '\0' '\n' < "/proc/$p/environ" 2> /dev/null | grep -q "^GLIMPSE_PROCESS_HELPER="; then helper=$p; fi
-  done
+  if [ -z "$helper" ]; then
+    for p in $(pgrep -f "glimpse run long.json -o long.h5"); do
+      if tr '\0' '\n' < "/proc/$p/environ" 2> /dev/null | grep -q "^GLIMPSE_PROCESS_HELPER="; then helper=$p; fi
+    done
+  fi
   [ -n "$helper" ] && parts_reached long.h5.parts 1 && ls long.h5.parts/"$helper"-*.log > /dev/null 2>&1
 }
 stop_when "glimpse run long.json -o long.h5" helper_has_begun ||
