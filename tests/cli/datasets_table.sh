@@ -2,4 +2,4 @@
 # docs/datasets.md's table of the catalog is the one tools/datasets_table.py generates from datasets/catalog.json
 # and datasets/openml.json.
 set -euo pipefail
-python3 "$SOURCE_DIR/tools/datasets_table.py" --check
+/usr/bin/python3 "$SOURCE_DIR/tools/datasets_table.py" --check

@@ -12,7 +12,7 @@
 #    files of their own folder and installed headers (glimpse/testing.hpp, glimpse/testing_gtest.hpp, ...).
 set -euo pipefail
 cd "$SOURCE_DIR"
-python3 - << 'EOF'
+/usr/bin/python3 - << 'EOF'
 import os
 import re
 import sys

@@ -6,7 +6,7 @@ source "$(dirname "$0")/common.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-python3 - <<'PY'
+/usr/bin/python3 - <<'PY'
 import json, random
 random.seed(1)
 rows = ["bill,mass,species"]

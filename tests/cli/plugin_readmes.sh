@@ -46,7 +46,7 @@ for folder in "$SOURCE_DIR"/plugins/*/*/; do
     continue
   fi
   "$GLIMPSE" describe "$plugin" > describe.txt 2>&1 || fail "glimpse describe $plugin: $(cat describe.txt)"
-  python3 - "$readme" describe.txt <<'PY' || exit 1
+  /usr/bin/python3 - "$readme" describe.txt <<'PY' || exit 1
 import sys
 readme, described = open(sys.argv[1]).read(), open(sys.argv[2]).read().splitlines()
 header = next((l for l in described if l.startswith("parameter ")), None)

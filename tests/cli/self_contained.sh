@@ -18,7 +18,7 @@ for readme in plugins/learners/*/README.md; do
   [ "$(basename "$(dirname "$readme")")" = python ] && continue  # a family of user code, not a method
   grep -q '^## Method$' "$readme" || fail "$readme: no '## Method' section (the update rule, its symbols and parameters)"
 done
-python3 - << 'PY' || fail "documents name paths that are not in the repository (above)"
+/usr/bin/python3 - << 'PY' || fail "documents name paths that are not in the repository (above)"
 import os, re, subprocess, sys
 listing = subprocess.run(["git", "ls-files"], capture_output=True, text=True)
 if listing.returncode != 0:  # not a git checkout (an unpacked archive): every file here is the repository
