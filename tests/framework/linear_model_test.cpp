@@ -111,7 +111,7 @@ std::vector<std::pair<std::string, std::map<std::string, std::string>>> every_on
         for (const auto& inner : registry().find(param.default_value)->spec->params)
           if (inner.name == "precision") params[param.name + ".precision"] = precision;
       // The explorer's base learns from right proposals only: explore every round, so that it learns here.
-      if (param.name == "epsilon" && plugin->spec->name == "explorer") params["epsilon"] = "1";
+      if (param.name == "epsilon" && plugin->spec->name == "explorer") params.emplace("epsilon", "1");
     }
     learners.emplace_back(plugin->spec->name, params);
   }

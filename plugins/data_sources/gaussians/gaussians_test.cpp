@@ -5,19 +5,19 @@
 namespace glimpse::testing {
 namespace {
 
-Dataset generate(const std::map<std::string, std::string>& params) {
+Dataset generate_gaussians(const std::map<std::string, std::string>& params) {
   return make<DataSource>("gaussians", params)->load();
 }
 
 TEST(Gaussians, SameSeedSameDataDifferentSeedDifferentData) {
-  const Dataset a = generate({{"seed", "3"}}), b = generate({{"seed", "3"}}), c = generate({{"seed", "4"}});
+  const Dataset a = generate_gaussians({{"seed", "3"}}), b = generate_gaussians({{"seed", "3"}}), c = generate_gaussians({{"seed", "4"}});
   EXPECT_EQ(a.row(10).values[0], b.row(10).values[0]);
   EXPECT_NE(a.row(10).values[0], c.row(10).values[0]);
 }
 
 TEST(Gaussians, ClassesHaveTheSpecifiedCentresAndVariance) {
   const double sigma = 0.25;  // a variance, as the paper writes it
-  const Dataset d = generate({{"n_per_class", "20000"}, {"sigma", "0.25"}});
+  const Dataset d = generate_gaussians({{"n_per_class", "20000"}, {"sigma", "0.25"}});
   ASSERT_EQ(d.size(), 80000);
   ASSERT_EQ(d.dim(), 2);
   const double centres[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
@@ -43,7 +43,7 @@ TEST(Gaussians, ClassesHaveTheSpecifiedCentresAndVariance) {
 }
 
 TEST(Gaussians, StdOptionAndClassProbabilities) {
-  const Dataset d = generate({{"n_per_class", "5000"}, {"sigma", "0.5"}, {"sigma_is", "std"}});
+  const Dataset d = generate_gaussians({{"n_per_class", "5000"}, {"sigma", "0.5"}, {"sigma_is", "std"}});
   double sq = 0;
   for (std::int64_t i = 0; i < 5000; ++i) sq += std::pow(d.row(i).values[0] - 1.0, 2);
   EXPECT_NEAR(sq / 5000, 0.25, 0.015);

@@ -6,13 +6,13 @@
 namespace glimpse::testing {
 namespace {
 
-Dataset generate(const std::map<std::string, std::string>& params) {
+Dataset generate_glm_mixture(const std::map<std::string, std::string>& params) {
   return make<DataSource>("glm_mixture", params)->load();
 }
 
 TEST(GlmMixture, SameSeedSameDataDifferentSeedDifferentData) {
-  const Dataset a = generate({{"n", "50"}, {"dim", "40"}}), b = generate({{"n", "50"}, {"dim", "40"}}),
-                c = generate({{"n", "50"}, {"dim", "40"}, {"seed", "1"}});
+  const Dataset a = generate_glm_mixture({{"n", "50"}, {"dim", "40"}}), b = generate_glm_mixture({{"n", "50"}, {"dim", "40"}}),
+                c = generate_glm_mixture({{"n", "50"}, {"dim", "40"}, {"seed", "1"}});
   EXPECT_EQ(a.row(7).values[3], b.row(7).values[3]);
   EXPECT_EQ(a.label(7), b.label(7));
   EXPECT_NE(a.row(7).values[3], c.row(7).values[3]);
@@ -22,7 +22,7 @@ TEST(GlmMixture, LabelsFollowTheEmittedProbabilitiesAndPointsHaveTheSpecifiedSca
   for (const char* link : {"logistic", "mismatch"}) {
     SCOPED_TRACE(link);
     const int k = 5, n = 20000, dim = 200;
-    const Dataset d = generate({{"n", std::to_string(n)}, {"dim", std::to_string(dim)}, {"link", link}});
+    const Dataset d = generate_glm_mixture({{"n", std::to_string(n)}, {"dim", std::to_string(dim)}, {"link", link}});
     ASSERT_EQ(d.class_probabilities.size(), static_cast<std::size_t>(n * k));
     std::vector<double> expected(k, 0.0), variance(k, 0.0);
     std::vector<int> counts(k, 0);
@@ -47,7 +47,7 @@ TEST(GlmMixture, LabelsFollowTheEmittedProbabilitiesAndPointsHaveTheSpecifiedSca
 }
 
 TEST(GlmMixture, CentredFractionMovesPointsToTheOrigin) {
-  const Dataset all = generate({{"n", "4000"}, {"dim", "50"}, {"noise", "0"}, {"centred_fraction", "1"}});
+  const Dataset all = generate_glm_mixture({{"n", "4000"}, {"dim", "50"}, {"noise", "0"}, {"centred_fraction", "1"}});
   for (std::int64_t i = 0; i < 10; ++i) EXPECT_EQ(all.row(i).squared_norm(), 0.0);
   EXPECT_NEAR(all.class_probabilities[0], 1.0 / 5, 1e-12);  // x = 0: every class equally likely
 }
