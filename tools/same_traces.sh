@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Whether two folders of trace files hold the same runs: for every FILE.h5 under BEFORE, the file of the same
 # relative path under AFTER must exist and every run in it must have the same round data, curves and final metrics
-# (h5diff; timings may differ). For refactors that must not change behaviour (issue #25), e.g. every paper's
+# (tests/cli/same_runs.py, bit for bit; timings may differ). For refactors that must not change behaviour (issue #25), e.g. every paper's
 # --quick protocols run by two builds:
 #   glimpse reproduce PAPER --quick --runs BEFORE (old build) ; ... --runs AFTER (new build)
 #   tools/same_traces.sh BEFORE AFTER

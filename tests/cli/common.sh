@@ -1,34 +1,16 @@
 # Helpers the CLI test scripts source.
+cli_tests_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 # fail MESSAGE: the test fails, saying why on standard error.
 fail() { echo "FAILED: $*" >&2; exit 1; }
 
 # same_runs A B RUNS: every run 0..RUNS-1 has the same round data, curves and final metrics in trace files A
-# and B (what determinism promises; timings and file timestamps may differ).
-same_runs() {
-  local id part
-  for id in $(seq -f "%06g" 0 $(($3 - 1))); do
-    for part in rounds curves summary; do
-      h5diff "$1" "$2" "/runs/$id/$part" "/runs/$id/$part" > /dev/null ||
-        fail "run $id $part differs between $1 and $2"
-    done
-  done
-}
+# and B (what determinism promises; timings and file timestamps may differ). same_runs.py says how.
+same_runs() { /usr/bin/python3 "$cli_tests_dir/same_runs.py" "$1" "$2" "$3" || exit 1; }
 
 # same_present_runs A B: every run B holds (complete or not) is the same in A; prints how many B holds. A part B's
 # run lacks (rounds, with "trace": "curves") is not compared.
-same_present_runs() {
-  local ids id part
-  ids=$(h5ls "$2/runs" | awk '{print $1}')
-  for id in $ids; do
-    for part in rounds curves summary; do
-      h5ls "$2/runs/$id/$part" > /dev/null 2>&1 || continue
-      h5diff "$1" "$2" "/runs/$id/$part" "/runs/$id/$part" > /dev/null ||
-        fail "run $id $part differs between $1 and $2"
-    done
-  done
-  echo "$ids" | grep -c . || true
-}
+same_present_runs() { /usr/bin/python3 "$cli_tests_dir/same_runs.py" "$1" "$2" || exit 1; }
 
 # parts_records FOLDER KIND [OUTPUT]: how many runs the logs in a sweep's parts folder record as KIND: "written"
 # (finished, complete or failed), "in_flight" (begun, neither written nor abandoned) or "kept" (written, or already
