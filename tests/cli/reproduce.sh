@@ -107,6 +107,11 @@ grep -q "^ok  table1/easy/cspa$" verify.txt
 grep -q "all [0-9]* cells identical to the ledger" verify.err
 "$GLIMPSE" reproduce toy --verify --sample 2 --seed 5 > sample.txt 2> sample.err
 [ "$(grep -c '^ok ' sample.txt)" = 2 ] && grep -q "verifying 2 of [0-9]* cells .* (sample drawn with --seed 5)" sample.err
+# --max-seconds bounds a sample only: without --sample it is refused, not ignored (every cell would be rerun).
+set +e; "$GLIMPSE" reproduce toy --verify --max-seconds=5 > budget.txt 2> budget.err; status=$?; set -e
+[ "$status" != 0 ] && [ ! -s budget.txt ] || fail "--verify --max-seconds without --sample ran (exit $status)"
+grep -q "^glimpse: error: --max-seconds: .* give --sample N as well" budget.err \
+  || { cat budget.err; fail "the refusal's message"; }
 cp $ledger ledger.orig
 /usr/bin/python3 - $ledger << 'EOF'
 import csv, sys

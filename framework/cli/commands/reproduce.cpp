@@ -27,8 +27,9 @@ committed tree and by the reference build (glimpse --version says whether this i
   glimpse reproduce PAPER --verify [--sample N] [--seed S] [--max-seconds T]
                    reruns the runs behind N cells of the page's ledger chosen at random (drawn with seed S;
                    default: all cells; with --sample, skipping a drawn cell that would take the sample past T
-                   seconds of the runs' recorded time), and compares them with the ledger bit for bit: exit 1
-                   naming the cells that differ
+                   seconds of the runs' recorded time, when N is below the ledger's number of cells; T without
+                   --sample is refused), and compares them with the ledger bit for bit: exit 1 naming the cells
+                   that differ
 Options:
   --quick          a few trials on a share of the rows (paper.json's "quick"), into runs/reproduce/quick/PAPER/
                    (the page and ledger too): exercises the whole path in minutes; the numbers mean nothing
@@ -49,6 +50,11 @@ Needs /usr/bin/python3 with python3-h5py, python3-scipy and python3-matplotlib (
 them).
 )";
 
+bool has_option(const std::vector<std::string>& args, const std::string& name) {
+  return std::any_of(args.begin(), args.end(),
+                     [&](const std::string& arg) { return arg == name || arg.starts_with(name + "="); });
+}
+
 }  // namespace
 
 // Hands over to the page generator (the Python package's glimpse.reproduce), which runs this executable for the sweeps.
@@ -57,6 +63,14 @@ int command_reproduce(const std::vector<std::string>& args) {
       std::find(args.begin(), args.end(), "-h") != args.end()) {
     std::cout << reproduce_help;
     return 0;
+  }
+  // The generator reruns every cell when --verify has no --sample, whatever T is: refused here rather than ignored
+  // there. (The generator is in every paper page's fingerprint, so applying T there means regenerating them.)
+  if (has_option(args, "--verify") && has_option(args, "--max-seconds") && !has_option(args, "--sample")) {
+    throw Error("--max-seconds",
+                "bounds the time of a --sample of cells, and --verify without --sample reruns every cell of the "
+                "ledger whatever T is: give --sample N as well (N below the ledger's number of cells), or leave "
+                "--max-seconds out");
   }
   std::vector<std::string> module_args{"--glimpse", boost::dll::program_location().string()};
   module_args.insert(module_args.end(), args.begin(), args.end());
