@@ -10,9 +10,11 @@
 #include <fstream>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <sstream>
 
 #include "embedded_catalog.hpp"
+#include "file_lock.hpp"
 #include "glimpse/dataset_file.hpp"
 #include "glimpse/error.hpp"
 #include "glimpse/interfaces.hpp"
@@ -61,6 +63,15 @@ std::string shell_quote(const std::string& s) {
 bool run(const std::string& command, const fs::path& log_file) {
   const std::string full = command + " >> " + shell_quote(log_file.string()) + " 2>&1";
   return std::system(full.c_str()) == 0;
+}
+
+// Runs `apt-get ARGUMENTS` (as root: it installs or updates). apt takes its locks without waiting, so two glimpse
+// processes installing at once (ctest -j, two terminals) made one fail: one glimpse process runs apt at a time,
+// and apt waits up to ten minutes for dpkg's lock when another program holds it.
+bool run_apt(const std::string& arguments, const fs::path& log_file) {
+  const fs::path lock_folder = fs::is_directory("/run/lock") ? fs::path("/run/lock") : fs::temp_directory_path();
+  const FileLock lock(lock_folder / "glimpse-apt.lock", FileLock::Mode::wait);
+  return run("DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 " + arguments, log_file);
 }
 
 // Runs a shell command and returns its standard output, trailing blanks removed.
@@ -121,7 +132,7 @@ std::string provide_package(const CatalogEntry& e, fs::path& root, const fs::pat
         "cd " + shell_quote(download.path().string()) + " && apt-get download " + shell_quote(e.package);
     if (!run(fetch, log_file)) {
       // A fresh machine may have no package lists yet.
-      if (::geteuid() != 0 || !run("apt-get update -qq", log_file) || !run(fetch, log_file))
+      if (::geteuid() != 0 || !run_apt("update -qq", log_file) || !run(fetch, log_file))
         throw Error("dataset '" + e.name + "'", "cannot download Debian package " + e.package +
                                                     (::geteuid() != 0 ? " (as root, run apt-get update first)" : "") +
                                                     ":\n" + tail(log_file));
@@ -143,9 +154,8 @@ void ensure_rdata(const fs::path& log_file, std::ostream& log) {
   if (::geteuid() != 0)
     throw Error("converting R data needs Debian's python3-rdata; install it as root: apt-get install python3-rdata");
   log << "  installing python3-rdata (reads R .rda files)\n";
-  if (!run("DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-rdata", log_file) &&
-      !(run("apt-get update -qq", log_file) &&
-        run("DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-rdata", log_file)))
+  const std::string install = "install -y -qq --no-install-recommends python3-rdata";
+  if (!run_apt(install, log_file) && !(run_apt("update -qq", log_file) && run_apt(install, log_file)))
     throw Error("cannot install python3-rdata:\n" + tail(log_file));
 }
 
@@ -353,13 +363,32 @@ InstallReport install_datasets(const std::vector<CatalogEntry>& catalog, const s
   }
   if (names.empty())
     for (const auto& e : catalog) chosen.push_back(&e);
-  InstallReport report;
-  for (const auto* e : chosen) {
+  const auto present = [](const CatalogEntry& e) {
     const auto installed = list_cached_datasets();
-    const bool present = std::any_of(installed.begin(), installed.end(), [&](const CachedDatasetInfo& info) {
-      return info.name == e->name && info.checksum == e->checksum;
+    return std::any_of(installed.begin(), installed.end(), [&](const CachedDatasetInfo& info) {
+      return info.name == e.name && info.checksum == e.checksum;
     });
-    if (present) {
+  };
+  InstallReport report;
+  if (std::all_of(chosen.begin(), chosen.end(), [&](const CatalogEntry* e) { return present(*e); })) {
+    for (const auto* e : chosen) report.already_installed.push_back(e->name);
+    return report;
+  }
+  // One process installs into a cache at a time. A second one (ctest -j, a second terminal) waits, then finds what
+  // the first installed; unlocked, both unpacked the same package folder and read each other's half-written files.
+  const fs::path cache = dataset_cache_dir();
+  std::error_code ec;
+  if (!fs::create_directories(cache, ec) && ec)
+    throw Error(cache.string(), "cannot create the dataset cache: " + ec.message());
+  std::optional<FileLock> lock;
+  lock.emplace(cache / ".install.lock", FileLock::Mode::try_once);
+  if (!lock->held()) {
+    log << "waiting for another glimpse process that is installing datasets into " << cache.string() << "\n";
+    lock.reset();
+    lock.emplace(cache / ".install.lock", FileLock::Mode::wait);
+  }
+  for (const auto* e : chosen) {
+    if (present(*e)) {
       report.already_installed.push_back(e->name);
       continue;
     }

@@ -2,15 +2,8 @@
 // (trace_assembly.hpp); reading what a trace holds (also for glimpse merge, cli/merge_traces.cpp).
 #include "trace_store.hpp"
 
-#include <fcntl.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <map>
 #include <set>
 #include <utility>
@@ -152,33 +145,17 @@ void prepare_output_path(const fs::path& output) {
   if (output.has_parent_path() && !fs::create_directories(output.parent_path(), ec) && ec)
     throw Error(output.parent_path().string(), "cannot create the output's folder: " + ec.message());
 }
+
+fs::path lock_path_of(const fs::path& output) {
+  prepare_output_path(output);
+  return output.string() + ".lock";
+}
 }  // namespace
 
-OutputLock::OutputLock(const fs::path& output) : path_(output.string() + ".lock") {
-  prepare_output_path(output);
-  // Lock the file, then check it is still the one at the path: a holder that was just finishing may have
-  // unlinked the file we opened, and a lock on an unlinked file excludes no one.
-  for (;;) {
-    fd_ = ::open(path_.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
-    if (fd_ < 0)
-      throw Error(path_.string(), std::string("cannot create the output's lock file: ") + std::strerror(errno));
-    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-      ::close(fd_);
-      throw Error(output.string(), "another glimpse process is writing this output (it holds " + path_.string() +
-                                       "); wait for it to finish, or choose another --output");
-    }
-    struct stat held {
-    }, current{};
-    if (::fstat(fd_, &held) == 0 && ::stat(path_.c_str(), &current) == 0 && held.st_ino == current.st_ino &&
-        held.st_dev == current.st_dev)
-      return;
-    ::close(fd_);
-  }
-}
-
-OutputLock::~OutputLock() {
-  ::unlink(path_.c_str());
-  ::close(fd_);
+OutputLock::OutputLock(const fs::path& output) : lock_(lock_path_of(output), FileLock::Mode::try_once) {
+  if (!lock_.held())
+    throw Error(output.string(), "another glimpse process is writing this output (it holds " + output.string() +
+                                     ".lock); wait for it to finish, or choose another --output");
 }
 
 fs::path TraceStore::parts_folder() const { return fs::path(output_.string() + ".parts"); }

@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "file_lock.hpp"
 #include "parts_log.hpp"
 #include "protocol.hpp"
 #include "run_record.hpp"
@@ -52,19 +53,14 @@ TraceContents read_trace_contents(const std::filesystem::path& output, const std
 // The header of `protocol`'s trace (or of shard `shard` of it): `runs_total` runs in the whole protocol.
 TraceHeader trace_header_of(const Protocol& protocol, std::int64_t runs_total, const Shard& shard);
 
-// Holds "<output>.lock" (flock) while a process writes `output`, so a second process (a resubmitted array
-// task, a second terminal) is refused instead of corrupting the parts. The kernel drops the lock when its
-// holder dies, so a killed sweep never leaves a stale one.
+// Holds "<output>.lock" (file_lock.hpp) while a process writes `output`, so a second process (a resubmitted array
+// task, a second terminal) is refused instead of corrupting the parts.
 class OutputLock {
  public:
   explicit OutputLock(const std::filesystem::path& output);
-  ~OutputLock();
-  OutputLock(const OutputLock&) = delete;
-  OutputLock& operator=(const OutputLock&) = delete;
 
  private:
-  std::filesystem::path path_;
-  int fd_ = -1;
+  FileLock lock_;
 };
 
 class TraceStore {

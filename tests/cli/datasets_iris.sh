@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A real conversion: install iris from Debian's weka package (downloaded, not installed), check it against
-# the catalog, list it, run a protocol on it, and see a second install do nothing.
+# the catalog, list it, run a protocol on it, and see a second install do nothing. Two installs started at once
+# into an empty cache: one installs, the other waits for it and finds the dataset there.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 work=$(mktemp -d)
@@ -27,6 +28,16 @@ JSON
 "$GLIMPSE" run k.json -o k.h5 --quiet
 accuracy=$("$GLIMPSE" summary k.h5 | awk '$1 == "iris" && $2 == "perceptron" { sub("%", "", $(NF-3)); print $(NF-3) }')
 awk -v a="$accuracy" 'BEGIN { exit !(a >= 89) }' || fail "iris at g = 0.001: $accuracy% correct"
+export GLIMPSE_DATA="$work/cache2"
+"$GLIMPSE" datasets install iris 2> first.txt & first=$!
+"$GLIMPSE" datasets install iris 2> second.txt & second=$!
+wait $first || { cat first.txt; fail "the first of two concurrent installs failed"; }
+wait $second || { cat second.txt; fail "the second of two concurrent installs failed"; }
+[ "$(cat first.txt second.txt | grep -c '^1 installed, 0 already there')" = 1 ] &&
+  [ "$(cat first.txt second.txt | grep -c '^0 installed, 1 already there')" = 1 ] &&
+  grep -q "waiting for another glimpse process that is installing datasets into $work/cache2" first.txt second.txt ||
+  { cat first.txt second.txt; fail "two concurrent installs: expected one to install and the other to wait"; }
+[ ! -e "$work/cache2/.install.lock" ] || fail "the install lock outlived its holder"
 set +e; out=$("$GLIMPSE" datasets install nosuch 2>&1); status=$?; set -e
 [ "$status" = 2 ] && grep -q "unknown dataset 'nosuch'; the catalog has: vehicle" <<< "$out"
 echo "1 passed, 0 failed"

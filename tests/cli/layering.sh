@@ -21,7 +21,7 @@ from functools import lru_cache
 HOST_HEADERS = {  # what the side libraries may include from framework/src
     "orchestrator.hpp", "sweep_plan.hpp", "protocol.hpp", "plugin_registry.hpp", "param_resolution.hpp",
     "summary.hpp", "trace_store.hpp", "trace_assembly.hpp", "shard.hpp", "sweep_profile.hpp", "round_profile.hpp",
-    "prepared_dataset.hpp", "stream_keys.hpp", "hdf5.hpp", "hdf5_checks.hpp", "trace_schema.hpp",
+    "prepared_dataset.hpp", "stream_keys.hpp", "hdf5.hpp", "hdf5_checks.hpp", "trace_schema.hpp", "file_lock.hpp",
 }
 failures = []
 include = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
