@@ -54,6 +54,22 @@ struct FileRuns {
   bool maximize = true;
 };
 
+// Which way is better for `metric`: --goal when given, else the goal of a file that selects by it. A metric no file
+// selects by has no known direction; taking the first file's goal bolded and ranked the worst learner first whenever
+// the two point opposite ways (mistakes tabulated from a file selected by accuracy).
+bool better_is_higher(const std::string& metric, const std::vector<FileRuns>& files, const ReportOptions& options) {
+  if (options.maximize) return *options.maximize;
+  std::string rules;
+  for (const auto& f : files) {
+    if (f.selection == metric) return f.maximize;
+    const std::string rule = f.selection + " (" + (f.maximize ? "max" : "min") + ")";
+    if (rules.find(rule) == std::string::npos) rules += (rules.empty() ? "" : ", ") + rule;
+  }
+  const std::string files_select = files.size() > 1 ? "the files select" : "the file selects";
+  throw Error("--metric " + metric,
+              "which way is better is not known: " + files_select + " by " + rules + "; add --goal max or --goal min");
+}
+
 std::vector<FileRuns> read_files(const std::vector<std::filesystem::path>& paths) {
   std::vector<FileRuns> files;
   for (const auto& path : paths) {
@@ -181,7 +197,6 @@ std::vector<MetricReport> build_report(const std::vector<std::filesystem::path>&
   for (const auto& metric : metrics) {
     MetricReport report;
     report.metric = metric;
-    report.maximize = options.maximize.value_or(files.front().maximize);
     bool found = false;
     for (const auto& f : files)
       for (const auto& chosen : f.selected) {
@@ -216,6 +231,7 @@ std::vector<MetricReport> build_report(const std::vector<std::filesystem::path>&
                   "no run has the final metric '" + metric +
                       "'; the runs have:" + (known.empty() ? std::string(" none") : known.substr(0, known.size() - 1)));
     }
+    report.maximize = better_is_higher(metric, files, options);
     mark_best_and_ties(report, options.alpha);
     rank_across_datasets(report, options.alpha);
     reports.push_back(std::move(report));

@@ -17,7 +17,7 @@ namespace glimpse {
 
 struct ReportOptions {
   std::vector<std::string> metrics;  // empty: each file's selection metric
-  std::optional<bool> maximize;      // which way is better; default: the first file's selection goal
+  std::optional<bool> maximize;      // which way is better; default: the goal of a file selecting by the metric
   double alpha = 0.05;               // level of the t-tests, the Friedman test and Holm's procedure
   std::int64_t bootstrap = 0;        // resamples for 95% percentile intervals of the mean (0: show std instead)
 };

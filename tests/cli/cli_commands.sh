@@ -35,6 +35,14 @@ results_only q.h5 > q.txt
 grep -q "online_accuracy" q.txt && ! grep -q "rounds/s" q.txt || fail "summary columns: $(cat q.txt)"
 cmp q.txt <(results_only runs/quickstart.h5)
 "$GLIMPSE" summary q.h5 | grep -qE "^gaussians +perceptron .* [0-9.]+[kM]? +[0-9]+$" || fail "no throughput columns"
+# glimpse select: the file's own rule by default. By another metric it needs the goal (the file's would choose the
+# worst point where the two point opposite ways); fewest mistakes is then highest accuracy, most mistakes is not.
+"$GLIMPSE" select q.h5 > chosen.txt
+"$GLIMPSE" select q.h5 --metric mistakes --goal min | cmp -s - chosen.txt || fail "fewest mistakes chose other points"
+! "$GLIMPSE" select q.h5 --metric mistakes --goal max | cmp -s - chosen.txt || fail "most mistakes chose the best points"
+set +e; "$GLIMPSE" select q.h5 --metric mistakes > /dev/null 2> goal.txt; status=$?; set -e
+[ "$status" = 2 ] && grep -q "^glimpse: error: --metric mistakes: which way is better is not known: the file selects by \
+online_accuracy (max); add --goal max or --goal min" goal.txt || fail "select by mistakes without a goal: exit $status, $(cat goal.txt)"
 
 # Errors name the file and the place inside it, exit 2.
 cat > typo.json <<'JSON'

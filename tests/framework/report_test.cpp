@@ -19,7 +19,8 @@ struct FakeRun {
 };
 
 // A trace file with just what reports read: the selection rule and, per run, its identity and final metric.
-void write_trace(const std::filesystem::path& path, const std::vector<FakeRun>& runs) {
+// With `with_mistakes`, each run also has a final metric "mistakes", 100 (1 - accuracy): not the selection metric.
+void write_trace(const std::filesystem::path& path, const std::vector<FakeRun>& runs, bool with_mistakes = false) {
   const h5::Handle f = h5::create_file(path);
   h5::write_attribute(f, schema::root::schema_version, std::string("1.4.0"));
   h5::write_attribute(f, schema::root::selection_metric, std::string("online_accuracy"));
@@ -39,6 +40,7 @@ void write_trace(const std::filesystem::path& path, const std::vector<FakeRun>& 
     h5::write_attribute(run, schema::run::seconds, 0.5);
     const h5::Handle summary = h5::create_group(run, schema::run::summary_group);
     h5::write_attribute(summary, "online_accuracy", runs[i].accuracy);
+    if (with_mistakes) h5::write_attribute(summary, "mistakes", 100.0 * (1.0 - runs[i].accuracy));
   }
 }
 
@@ -146,6 +148,33 @@ TEST(Report, TwoFilesAreComparedAsOneTableAndBootstrapIntervalsAreReproducible) 
   const auto again = build_report({dir.path() / "old.h5", dir.path() / "new.h5"}, options);
   EXPECT_EQ(again[0].cells[0][0]->ci_low, r.cells[0][0]->ci_low);
   EXPECT_EQ(again[0].cells[0][0]->ci_high, r.cells[0][0]->ci_high);
+}
+
+TEST(Report, AMetricNoFileSelectsByIsTabulatedOnlyWithAGoal) {
+  TempDir dir;
+  write_trace(dir.path() / "a.h5", two_datasets(), true);
+  ReportOptions options;
+  options.metrics = {"mistakes"};
+  // The file's goal (max) would make the learner with the most mistakes the best.
+  EXPECT_EQ(error_of([&] { build_report({dir.path() / "a.h5"}, options); }),
+            "--metric mistakes: which way is better is not known: the file selects by online_accuracy (max); add "
+            "--goal max or --goal min");
+  options.maximize = false;
+  const MetricReport by_mistakes = build_report({dir.path() / "a.h5"}, options)[0];
+  const MetricReport by_accuracy = build_report({dir.path() / "a.h5"}, {})[0];
+  EXPECT_FALSE(by_mistakes.maximize);
+  EXPECT_TRUE(by_accuracy.maximize);
+  // Fewest mistakes is highest accuracy: the same best cells and the same ranks.
+  ASSERT_EQ(by_mistakes.cells.size(), by_accuracy.cells.size());
+  for (std::size_t d = 0; d < by_accuracy.cells.size(); ++d)
+    for (std::size_t l = 0; l < by_accuracy.cells[d].size(); ++l)
+      EXPECT_EQ(by_mistakes.cells[d][l]->best, by_accuracy.cells[d][l]->best) << d << " " << l;
+  EXPECT_TRUE(by_accuracy.cells[0][0]->best);  // d1: A (worked out above)
+  EXPECT_EQ(by_mistakes.average_ranks, by_accuracy.average_ranks);
+  // The selection metric named explicitly keeps the file's goal.
+  options.metrics = {"online_accuracy"};
+  options.maximize.reset();
+  EXPECT_TRUE(build_report({dir.path() / "a.h5"}, options)[0].maximize);
 }
 
 TEST(Report, StatisticsByHandAndClearErrors) {

@@ -24,8 +24,9 @@ int command_report(const std::vector<std::string>& args) {
       "format", po::value<std::string>()->default_value("md"), "table format on standard output: md, latex or csv")(
       "metric", po::value<std::vector<std::string>>(),
       "a final metric to tabulate (repeatable; default: the selection metric)")(
-      "goal", po::value<std::string>(), "max or min: which way is better (default: the file's selection goal)")(
-      "alpha", po::value<double>()->default_value(0.05, "0.05"), "significance level of the tests")(
+      "goal", po::value<std::string>(),
+      "max or min: which way is better (default: the goal of the file selecting by the metric; required for "
+      "another metric)")("alpha", po::value<double>()->default_value(0.05, "0.05"), "significance level of the tests")(
       "bootstrap", po::value<std::int64_t>()->default_value(0),
       "show 95% bootstrap intervals of the mean from this many resamples instead of the std")(
       "out", po::value<std::string>(), "folder for report.{md,tex,csv} and the figures")(

@@ -50,7 +50,8 @@ int command_select(const std::vector<std::string>& args) {
       "per line: {\"dataset\", \"label\", \"params\", \"runs\": [{\"run\", \"seed\", \"params\"}]}\n\nOptions");
   options.add_options()("help,h", "show this help")("file", po::value<std::string>(), "trace file (.h5)")(
       "metric", po::value<std::string>(), "the final metric to choose by (default: the file's selection metric)")(
-      "goal", po::value<std::string>(), "max or min (default: the file's selection goal)")(
+      "goal", po::value<std::string>(),
+      "max or min (default: the file's selection goal; required with a --metric other than the file's)")(
       "seeds", po::value<std::string>(),
       "choose on these seeds' runs only (e.g. 10-19); a grid point lacking one of them cannot be chosen")(
       "per-seed", "each seed's own best run instead of the best mean (as cross-validation chooses per split)");
@@ -66,6 +67,11 @@ int command_select(const std::vector<std::string>& args) {
     const auto goal = vm["goal"].as<std::string>();
     if (goal != "max" && goal != "min") throw Error("--goal", "expected max or min, got '" + goal + "'");
     maximize = goal == "max";
+  } else if (metric != rule.metric) {
+    // The file knows which way is better only for its selection metric; taking that goal for another metric
+    // chose the worst grid point whenever the two point opposite ways (accuracy against a confusion norm).
+    throw Error("--metric " + metric, "which way is better is not known: the file selects by " + rule.metric + " (" +
+                                          (rule.maximize ? "max" : "min") + "); add --goal max or --goal min");
   }
   std::vector<RunSummary> runs = read_summary_table(file);
   std::vector<std::int64_t> seeds;
