@@ -9,6 +9,7 @@
 #include "glimpse/error.hpp"
 #include "glimpse/random.hpp"
 #include "summary.hpp"
+#include "summary_print.hpp"
 #include "table_export.hpp"
 #include "text_table.hpp"
 #include "trace_reading.hpp"
@@ -222,14 +223,9 @@ std::vector<MetricReport> build_report(const std::vector<std::filesystem::path>&
         report.cells[d][l] = std::move(cell);
       }
     if (!found) {
-      std::string known;
-      for (const auto& f : files)
-        for (const auto& run : f.runs)
-          for (const auto& [name, value] : run.metrics)
-            if (known.find(" " + name + ",") == std::string::npos) known += " " + name + ",";
-      throw Error(paths.front().string(),
-                  "no run has the final metric '" + metric +
-                      "'; the runs have:" + (known.empty() ? std::string(" none") : known.substr(0, known.size() - 1)));
+      std::vector<RunSummary> every_run;
+      for (const auto& f : files) every_run.insert(every_run.end(), f.runs.begin(), f.runs.end());
+      throw Error(paths.front().string(), no_such_metric(metric, every_run));
     }
     report.maximize = better_is_higher(metric, files, options);
     mark_best_and_ties(report, options.alpha);

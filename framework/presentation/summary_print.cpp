@@ -134,11 +134,27 @@ void print_rows(const std::vector<SummaryRow>& rows, std::ostream& out) {
 }
 }  // namespace
 
+std::string no_such_metric(const std::string& metric, const std::vector<RunSummary>& runs) {
+  std::vector<std::string> names;
+  for (const auto& run : runs)
+    for (const auto& [name, value] : run.metrics) add_unique(names, name);
+  std::string known;
+  for (const auto& name : names) known += (known.empty() ? " " : ", ") + name;
+  return "no run has the final metric '" + metric + "'; the runs have:" + (known.empty() ? " none" : known);
+}
+
 void print_summary(const std::filesystem::path& path, std::ostream& out, SummaryView view,
                    const std::string& table_metric) {
   const h5::Handle file = open_trace_file(path);
   const auto [selection, maximize, per_seed] = read_selection(file);
   const auto runs = read_run_summaries(file);
+  // A metric no run has made a table of dashes, as if every run had failed to report it.
+  if (view == SummaryView::table && !table_metric.empty() && !runs.empty() &&
+      std::none_of(runs.begin(), runs.end(), [&](const RunSummary& run) {
+        return std::any_of(run.metrics.begin(), run.metrics.end(),
+                           [&](const NamedScalar& m) { return m.name == table_metric; });
+      }))
+    throw Error("--table " + table_metric, path.string() + ": " + no_such_metric(table_metric, runs));
   const auto rows = summarize(runs, selection, maximize, view == SummaryView::every_grid_point, per_seed);
   const auto total = h5::read_int_attribute(file, schema::root::runs_total);
   std::vector<const RunSummary*> failed;

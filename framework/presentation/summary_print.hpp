@@ -28,6 +28,9 @@ struct SummaryRow {
 std::vector<SummaryRow> summarize(const std::vector<RunSummary>& runs, const std::string& selection_metric,
                                   bool maximize, bool every_grid_point = false, bool per_seed = false);
 
+// What to say of a final metric no run has: "no run has the final metric 'M'; the runs have: a, b".
+std::string no_such_metric(const std::string& metric, const std::vector<RunSummary>& runs);
+
 // Rounds per second as tables show it: "850k", "1.23M".
 std::string throughput_text(double rounds_per_second);
 
