@@ -43,6 +43,9 @@ online_accuracy, windowed_accuracy, mistakes" table.txt || fail "summary --table
 "$GLIMPSE" select q.h5 > chosen.txt
 "$GLIMPSE" select q.h5 --metric mistakes --goal min | cmp -s - chosen.txt || fail "fewest mistakes chose other points"
 ! "$GLIMPSE" select q.h5 --metric mistakes --goal max | cmp -s - chosen.txt || fail "most mistakes chose the best points"
+set +e; "$GLIMPSE" select q.h5 --seeds 10-19 > /dev/null 2> seeds.txt; status=$?; set -e
+[ "$status" = 2 ] && grep -q "^glimpse: error: --seeds 10-19: q.h5 has no run of these seeds (its runs' seeds: 0 to 4)" \
+  seeds.txt || fail "select on seeds the file lacks: exit $status, $(cat seeds.txt)"
 set +e; "$GLIMPSE" select q.h5 --metric mistakes > /dev/null 2> goal.txt; status=$?; set -e
 [ "$status" = 2 ] && grep -q "^glimpse: error: --metric mistakes: which way is better is not known: the file selects by \
 online_accuracy (max); add --goal max or --goal min" goal.txt || fail "select by mistakes without a goal: exit $status, $(cat goal.txt)"

@@ -53,7 +53,8 @@ int command_select(const std::vector<std::string>& args) {
       "goal", po::value<std::string>(),
       "max or min (default: the file's selection goal; required with a --metric other than the file's)")(
       "seeds", po::value<std::string>(),
-      "choose on these seeds' runs only (e.g. 10-19); a grid point lacking one of them cannot be chosen")(
+      "choose on these seeds' runs only (e.g. 10-19); a grid point lacking one of them cannot be chosen, and "
+      "seeds of which the file has no run are an error")(
       "per-seed", "each seed's own best run instead of the best mean (as cross-validation chooses per split)");
   po::positional_options_description positional;
   positional.add("file", 1);
@@ -77,7 +78,18 @@ int command_select(const std::vector<std::string>& args) {
   std::vector<std::int64_t> seeds;
   if (vm.count("seeds")) {
     seeds = parse_seed_list(vm["seeds"].as<std::string>());
-    std::erase_if(runs, [&](const RunSummary& r) { return std::find(seeds.begin(), seeds.end(), r.seed) == seeds.end(); });
+    std::string held;  // the file's seeds, "0 to 9", for the error below
+    if (!runs.empty()) {
+      const auto [lowest, highest] = std::minmax_element(
+          runs.begin(), runs.end(), [](const RunSummary& a, const RunSummary& b) { return a.seed < b.seed; });
+      held = std::to_string(lowest->seed) + " to " + std::to_string(highest->seed);
+    }
+    std::erase_if(runs,
+                  [&](const RunSummary& r) { return std::find(seeds.begin(), seeds.end(), r.seed) == seeds.end(); });
+    // Seeds the file does not hold chose nothing, silently: an empty answer looked like a file without learners.
+    if (runs.empty() && !held.empty())
+      throw Error("--seeds " + vm["seeds"].as<std::string>(),
+                  vm["file"].as<std::string>() + " has no run of these seeds (its runs' seeds: " + held + ")");
   }
   for (const auto& choice :
        choose_grid_points(runs, metric, maximize, vm.count("per-seed") > 0, vm.count("seeds") ? &seeds : nullptr)) {
