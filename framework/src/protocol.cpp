@@ -220,9 +220,17 @@ class ProtocolParser {
   }
 
   void parse_learners() {
+    // Reports tell learners apart by label: two entries of one label were read as one learner, their runs pooled as
+    // extra seeds of one grid point (the same entry twice: "seeds 4" of 2) or as grid points to choose between.
+    std::set<std::string> labels;
+    const auto label_once = [&](const PluginUse& learner, const std::string& path) {
+      if (!labels.insert(learner.output_name).second)
+        r.fail(path, "learner label '" + learner.output_name + "' is used twice; give one a distinct \"as\"");
+    };
     for (const auto& [path, node] : r.list(root, "learners", true)) {
       if (batch) {
         PluginUse learner = r.plugin_use(*node, path, PluginKind::learner, "name", {"name", "params", "grid", "as"});
+        label_once(learner, path);
         const PluginSpec& spec = *learner.plugin->spec;
         if (!spec.batch && !spec.accepts.contains(FeedbackKind::label))
           r.fail(path + ".name", "learner '" + spec.name +
@@ -235,6 +243,7 @@ class ProtocolParser {
       }
       PluginUse learner = r.plugin_use(*node, path, PluginKind::learner, "name",
                                        {"name", "params", "grid", "oracle", "query_rule", "as"});
+      label_once(learner, path);
       if (learner.plugin->spec->batch && learner.plugin->spec->accepts.empty())
         r.fail(path + ".name",
                "learner '" + learner.name() +

@@ -193,6 +193,12 @@ TEST(Protocol, RefusesMissingSectionsAndBadSettings) {
   EXPECT_EQ(refusal(with(valid, "[{\"name\": \"online_accuracy\"}]",
                          "[{\"name\": \"online_accuracy\"}, {\"name\": \"online_accuracy\"}]")),
             "x.json: metrics[1]: metric output name 'online_accuracy' is used twice; rename one with \"as\"");
+  EXPECT_EQ(refusal(with(valid, "{\"name\": \"spa\"}", "{\"name\": \"spa\"}, {\"name\": \"spa\"}")),
+            "x.json: learners[2]: learner label 'spa' is used twice; give one a distinct \"as\"");
+  EXPECT_EQ(refusal(with(valid, "{\"name\": \"spa\"}", "{\"name\": \"spa\", \"as\": \"perceptron\"}")),
+            "x.json: learners[1]: learner label 'perceptron' is used twice; give one a distinct \"as\"");
+  EXPECT_NO_THROW(parse_protocol(with(valid, "{\"name\": \"spa\"}", "{\"name\": \"perceptron\", \"as\": \"p2\"}"),
+                                 "x.json", ".", registry()));
 }
 
 TEST(Protocol, RefusesOutOfRangeExpressionOnceTheShapeIsKnown) {
