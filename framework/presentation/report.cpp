@@ -4,6 +4,7 @@
 #include <boost/math/distributions/chi_squared.hpp>
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "glimpse/error.hpp"
@@ -132,8 +133,9 @@ void mark_best_and_ties(MetricReport& report, double alpha) {
         const auto j = std::find(best->seeds.begin(), best->seeds.end(), cell->seeds[i]);
         if (j != best->seeds.end()) differences.push_back(cell->values[i] - best->values[j - best->seeds.begin()]);
       }
-      cell->p_value = paired_t_test(differences);
-      cell->tied_with_best = differences.size() >= 2 && cell->p_value >= alpha;
+      cell->untested = differences.size() < 2;
+      cell->p_value = cell->untested ? std::numeric_limits<double>::quiet_NaN() : paired_t_test(differences);
+      cell->tied_with_best = !cell->untested && cell->p_value >= alpha;
     }
   }
 }
@@ -253,6 +255,13 @@ std::string latex_escape(const std::string& text) {
   return out;
 }
 
+bool any_untested(const MetricReport& r) {
+  for (const auto& row : r.cells)
+    for (const auto& cell : row)
+      if (cell && cell->untested) return true;
+  return false;
+}
+
 std::string number(double v) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.6g", v);
@@ -282,7 +291,11 @@ void write_markdown(const MetricReport& r, const ReportOptions& options, std::os
         continue;
       }
       const std::string text = cell_text(r, *cell, options);
-      out << ' ' << (cell->best ? "**" + text + "**" : cell->tied_with_best ? "_" + text + "_" : text) << " |";
+      out << ' '
+          << (cell->best             ? "**" + text + "**"
+              : cell->tied_with_best ? "_" + text + "_"
+                                     : text)
+          << (cell->untested ? " †" : "") << " |";
     }
     out << '\n';
   }
@@ -291,7 +304,9 @@ void write_markdown(const MetricReport& r, const ReportOptions& options, std::os
                                 : std::string("(std)"))
       << " over seeds at the chosen grid point. **Bold**: best per dataset; _italic_: not significantly different "
          "from the best (two-sided paired t-test over shared seeds, p >= "
-      << number(options.alpha) << ").\n\n| dataset | learner | chosen params | seeds |\n|---|---|---|---|\n";
+      << number(options.alpha) << ")"
+      << (any_untested(r) ? "; †: fewer than two seeds shared with the best, so not tested" : "")
+      << ".\n\n| dataset | learner | chosen params | seeds |\n|---|---|---|---|\n";
   for (std::size_t d = 0; d < r.datasets.size(); ++d)
     for (std::size_t l = 0; l < r.learners.size(); ++l)
       if (const auto& cell = r.cells[d][l])
@@ -335,7 +350,8 @@ void write_latex(const MetricReport& r, const ReportOptions& options, std::ostre
       out << " & "
           << (cell->best             ? "\\textbf{" + text + "}"
               : cell->tied_with_best ? "\\underline{" + text + "}"
-                                     : text);
+                                     : text)
+          << (cell->untested ? "$^\\dagger$" : "");
     }
     out << " \\\\\n";
   }
@@ -345,6 +361,7 @@ void write_latex(const MetricReport& r, const ReportOptions& options, std::ostre
     out << " \\\\\n";
   }
   out << "\\hline\n\\end{tabular}\n";
+  if (any_untested(r)) out << "% $^\\dagger$: fewer than two seeds shared with the best, so not tested\n";
   if (r.ranked_datasets > 0)
     out << "% Friedman chi2(" << r.learners.size() - 1 << ") = " << number(r.friedman_statistic)
         << ", p = " << number(r.friedman_p) << "\n";
@@ -368,7 +385,7 @@ void write_report(const std::vector<MetricReport>& reports, const ReportOptions&
         out << csv_field(r.metric) << ',' << csv_field(r.datasets[d]) << ',' << csv_field(r.learners[l]) << ','
             << csv_field(c->params) << ',' << c->values.size() << ',' << number(c->mean) << ',' << number(c->std) << ','
             << (options.bootstrap > 0 ? number(c->ci_low) + "," + number(c->ci_high) : std::string(",")) << ','
-            << c->best << ',' << c->tied_with_best << ',' << number(c->p_value) << ','
+            << c->best << ',' << c->tied_with_best << ',' << (c->untested ? std::string() : number(c->p_value)) << ','
             << (r.ranked_datasets > 0 ? number(r.average_ranks[l]) : std::string()) << '\n';
       }
   }

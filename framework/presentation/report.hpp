@@ -29,7 +29,9 @@ struct ReportCell {
   double mean = 0.0, std = 0.0, ci_low = 0.0, ci_high = 0.0;
   bool best = false;
   bool tied_with_best = false;  // not significantly different from the best (never set on the best itself)
-  double p_value = 1.0;         // paired t-test against the best (1 for the best)
+  double p_value = 1.0;         // paired t-test against the best (1 for the best; NaN when untested)
+  // Fewer than two seeds in common with the best (files of other seeds): no test, so neither tied nor different.
+  bool untested = false;
 };
 
 struct HolmComparison {

@@ -45,10 +45,10 @@ void write_trace(const std::filesystem::path& path, const std::vector<FakeRun>& 
 }
 
 // d1: A best; C close to A (not significant); B far below (significant). d2: B best, then A, then C.
-std::vector<FakeRun> two_datasets(double shift_a = 0.0) {
+std::vector<FakeRun> two_datasets(double shift_a = 0.0, std::int64_t first_seed = 1) {
   std::vector<FakeRun> runs;
   const auto add = [&](const std::string& d, const std::string& l, std::vector<double> v) {
-    for (std::size_t s = 0; s < v.size(); ++s) runs.push_back({d, l, static_cast<std::int64_t>(s + 1), v[s]});
+    for (std::size_t s = 0; s < v.size(); ++s) runs.push_back({d, l, first_seed + static_cast<std::int64_t>(s), v[s]});
   };
   add("d1", "A", {0.90 + shift_a, 0.80 + shift_a, 0.85 + shift_a});
   add("d1", "B", {0.50, 0.52, 0.49});
@@ -148,6 +148,32 @@ TEST(Report, TwoFilesAreComparedAsOneTableAndBootstrapIntervalsAreReproducible) 
   const auto again = build_report({dir.path() / "old.h5", dir.path() / "new.h5"}, options);
   EXPECT_EQ(again[0].cells[0][0]->ci_low, r.cells[0][0]->ci_low);
   EXPECT_EQ(again[0].cells[0][0]->ci_high, r.cells[0][0]->ci_high);
+}
+
+TEST(Report, ALearnerSharingNoSeedsWithTheBestIsMarkedUntestedNotDifferent) {
+  TempDir dir;
+  write_trace(dir.path() / "old.h5", two_datasets());
+  write_trace(dir.path() / "new.h5", two_datasets(0.01, 11));  // seeds 11-13: none shared with old.h5's 1-3
+  const auto reports = build_report({dir.path() / "old.h5", dir.path() / "new.h5"}, {});
+  const MetricReport& r = reports[0];
+  ASSERT_EQ(r.learners.size(), 6u);
+  EXPECT_TRUE(r.cells[0][3]->best);  // d1: A [new.h5]
+  for (const std::size_t old_learner : {0, 1, 2}) {
+    const ReportCell& cell = *r.cells[0][old_learner];
+    EXPECT_TRUE(cell.untested) << old_learner;
+    EXPECT_FALSE(cell.tied_with_best) << old_learner;
+    EXPECT_TRUE(std::isnan(cell.p_value)) << old_learner;
+  }
+  // Within new.h5 the seeds are shared: C is tied with A as in one file, B differs.
+  EXPECT_FALSE(r.cells[0][5]->untested);
+  EXPECT_TRUE(r.cells[0][5]->tied_with_best);
+  EXPECT_FALSE(r.cells[0][4]->tied_with_best);
+  std::ostringstream markdown, csv;
+  write_report(reports, {}, ReportFormat::markdown, markdown);
+  write_report(reports, {}, ReportFormat::csv, csv);
+  EXPECT_NE(markdown.str().find("| 85.0% (5.0) † |"), std::string::npos) << markdown.str();
+  EXPECT_NE(markdown.str().find("†: fewer than two seeds shared with the best, so not tested"), std::string::npos);
+  EXPECT_NE(csv.str().find(",0,0,,"), std::string::npos) << csv.str();  // best, tied, no p-value
 }
 
 TEST(Report, AMetricNoFileSelectsByIsTabulatedOnlyWithAGoal) {
