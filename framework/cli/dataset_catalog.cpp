@@ -363,8 +363,9 @@ InstallReport install_datasets(const std::vector<CatalogEntry>& catalog, const s
   }
   if (names.empty())
     for (const auto& e : catalog) chosen.push_back(&e);
-  const auto present = [](const CatalogEntry& e) {
-    const auto installed = list_cached_datasets();
+  // The cache is listed once before taking the lock and once after: what another process installed meanwhile counts.
+  auto installed = list_cached_datasets();
+  const auto present = [&](const CatalogEntry& e) {
     return std::any_of(installed.begin(), installed.end(), [&](const CachedDatasetInfo& info) {
       return info.name == e.name && info.checksum == e.checksum;
     });
@@ -387,6 +388,7 @@ InstallReport install_datasets(const std::vector<CatalogEntry>& catalog, const s
     lock.reset();
     lock.emplace(cache / ".install.lock", FileLock::Mode::wait);
   }
+  installed = list_cached_datasets();
   for (const auto* e : chosen) {
     if (present(*e)) {
       report.already_installed.push_back(e->name);

@@ -67,9 +67,7 @@ bool better_is_higher(const std::string& metric, const std::vector<FileRuns>& fi
     const std::string rule = f.selection + " (" + (f.maximize ? "max" : "min") + ")";
     if (rules.find(rule) == std::string::npos) rules += (rules.empty() ? "" : ", ") + rule;
   }
-  const std::string files_select = files.size() > 1 ? "the files select" : "the file selects";
-  throw Error("--metric " + metric,
-              "which way is better is not known: " + files_select + " by " + rules + "; add --goal max or --goal min");
+  throw Error("--metric " + metric, goal_not_known(rules, files.size()));
 }
 
 std::vector<FileRuns> read_files(const std::vector<std::filesystem::path>& paths) {

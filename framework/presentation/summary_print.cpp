@@ -143,6 +143,11 @@ std::string no_such_metric(const std::string& metric, const std::vector<RunSumma
   return "no run has the final metric '" + metric + "'; the runs have:" + (known.empty() ? " none" : known);
 }
 
+std::string goal_not_known(const std::string& rules, std::size_t files) {
+  return std::string("which way is better is not known: ") +
+         (files > 1 ? "the files select by " : "the file selects by ") + rules + "; add --goal max or --goal min";
+}
+
 void print_summary(const std::filesystem::path& path, std::ostream& out, SummaryView view,
                    const std::string& table_metric) {
   const h5::Handle file = open_trace_file(path);

@@ -31,6 +31,10 @@ std::vector<SummaryRow> summarize(const std::vector<RunSummary>& runs, const std
 // What to say of a final metric no run has: "no run has the final metric 'M'; the runs have: a, b".
 std::string no_such_metric(const std::string& metric, const std::vector<RunSummary>& runs);
 
+// What to say when which way is better for a metric is not known: `rules` names the selection rule of each of the
+// `files` files ("online_accuracy (max)"), none of them by that metric.
+std::string goal_not_known(const std::string& rules, std::size_t files);
+
 // Rounds per second as tables show it: "850k", "1.23M".
 std::string throughput_text(double rounds_per_second);
 

@@ -35,11 +35,12 @@ results_only q.h5 > q.txt
 grep -q "online_accuracy" q.txt && ! grep -q "rounds/s" q.txt || fail "summary columns: $(cat q.txt)"
 cmp q.txt <(results_only runs/quickstart.h5)
 "$GLIMPSE" summary q.h5 | grep -qE "^gaussians +perceptron .* [0-9.]+[kM]? +[0-9]+$" || fail "no throughput columns"
-# glimpse select: the file's own rule by default. By another metric it needs the goal (the file's would choose the
-# worst point where the two point opposite ways); fewest mistakes is then highest accuracy, most mistakes is not.
+# A table of a metric no run has is an error naming the metrics the runs have.
 set +e; "$GLIMPSE" summary q.h5 --table nosuch > /dev/null 2> table.txt; status=$?; set -e
 [ "$status" = 2 ] && grep -q "^glimpse: error: --table nosuch: q.h5: no run has the final metric 'nosuch'; the runs have: \
 online_accuracy, windowed_accuracy, mistakes" table.txt || fail "summary --table of a metric no run has: exit $status, $(cat table.txt)"
+# glimpse select: the file's own rule by default. By another metric it needs the goal (the file's would choose the
+# worst point where the two point opposite ways); fewest mistakes is then highest accuracy, most mistakes is not.
 "$GLIMPSE" select q.h5 > chosen.txt
 "$GLIMPSE" select q.h5 --metric mistakes --goal min | cmp -s - chosen.txt || fail "fewest mistakes chose other points"
 ! "$GLIMPSE" select q.h5 --metric mistakes --goal max | cmp -s - chosen.txt || fail "most mistakes chose the best points"

@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "glimpse/error.hpp"
 #include "summary.hpp"
+#include "summary_print.hpp"
 #include "table_export.hpp"
 #include "trace_reading.hpp"
 
@@ -71,8 +72,7 @@ int command_select(const std::vector<std::string>& args) {
   } else if (metric != rule.metric) {
     // The file knows which way is better only for its selection metric; taking that goal for another metric
     // chose the worst grid point whenever the two point opposite ways (accuracy against a confusion norm).
-    throw Error("--metric " + metric, "which way is better is not known: the file selects by " + rule.metric + " (" +
-                                          (rule.maximize ? "max" : "min") + "); add --goal max or --goal min");
+    throw Error("--metric " + metric, goal_not_known(rule.metric + (rule.maximize ? " (max)" : " (min)"), 1));
   }
   std::vector<RunSummary> runs = read_summary_table(file);
   std::vector<std::int64_t> seeds;
