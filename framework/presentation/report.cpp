@@ -212,14 +212,15 @@ std::vector<MetricReport> build_report(const std::vector<std::filesystem::path>&
         for (const auto* run : chosen.runs) by_seed.emplace_back(run->seed, final_metric(*run, metric));
         std::sort(by_seed.begin(), by_seed.end());
         for (const auto& [seed, value] : by_seed) cell.seeds.push_back(seed), cell.values.push_back(value);
-        const auto n = static_cast<double>(cell.values.size());
-        cell.mean = std::accumulate(cell.values.begin(), cell.values.end(), 0.0) / n;
-        double squares = 0.0;
-        for (const double v : cell.values) squares += (v - cell.mean) * (v - cell.mean);
-        cell.std = cell.values.size() > 1 ? std::sqrt(squares / (n - 1)) : 0.0;
+        const auto spread = mean_and_std(cell.values);
+        cell.mean = spread.mean;
+        cell.std = spread.std;
         found = found || !std::isnan(cell.mean);
-        if (options.bootstrap > 0 && !std::isnan(cell.mean))
+        // Resampling one seed gives an interval of width 0: none is shown (as no std is).
+        if (options.bootstrap > 0 && cell.values.size() > 1 && !std::isnan(cell.mean))
           std::tie(cell.ci_low, cell.ci_high) = bootstrap_interval(cell.values, options.bootstrap);
+        else
+          cell.ci_low = cell.ci_high = std::numeric_limits<double>::quiet_NaN();
         report.cells[d][l] = std::move(cell);
       }
     if (!found) {
@@ -260,15 +261,26 @@ bool any_untested(const MetricReport& r) {
   return false;
 }
 
+bool any_single_seed(const MetricReport& r) {
+  for (const auto& row : r.cells)
+    for (const auto& cell : row)
+      if (cell && cell->values.size() == 1 && !std::isnan(cell->mean)) return true;
+  return false;
+}
+
 std::string number(double v) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.6g", v);
   return buffer;
 }
 
+// A CSV field: empty for NaN (no std or interval from one seed, a metric the runs lack).
+std::string csv_number(double v) { return std::isnan(v) ? std::string() : number(v); }
+
 std::string cell_text(const MetricReport& r, const ReportCell& c, const ReportOptions& options) {
   if (std::isnan(c.mean)) return "-";
   const std::string mean = format_metric(r.metric, c.mean, false);
+  if (options.bootstrap > 0 && std::isnan(c.ci_low)) return mean + " [-]";
   if (options.bootstrap > 0)
     return mean + " [" + format_metric(r.metric, c.ci_low, false) + ", " + format_metric(r.metric, c.ci_high, false) +
            "]";
@@ -304,6 +316,8 @@ void write_markdown(const MetricReport& r, const ReportOptions& options, std::os
          "from the best (two-sided paired t-test over shared seeds, p >= "
       << number(options.alpha) << ")"
       << (any_untested(r) ? "; †: fewer than two seeds shared with the best, so not tested" : "")
+      << (any_single_seed(r) ? "; " + std::string(options.bootstrap > 0 ? "[-]" : "(-)") + ": one seed, no spread"
+                             : std::string())
       << ".\n\n| dataset | learner | chosen params | seeds |\n|---|---|---|---|\n";
   for (std::size_t d = 0; d < r.datasets.size(); ++d)
     for (std::size_t l = 0; l < r.learners.size(); ++l)
@@ -360,6 +374,7 @@ void write_latex(const MetricReport& r, const ReportOptions& options, std::ostre
   }
   out << "\\hline\n\\end{tabular}\n";
   if (any_untested(r)) out << "% $^\\dagger$: fewer than two seeds shared with the best, so not tested\n";
+  if (any_single_seed(r)) out << "% " << (options.bootstrap > 0 ? "[-]" : "(-)") << ": one seed, no spread\n";
   if (r.ranked_datasets > 0)
     out << "% Friedman chi2(" << r.learners.size() - 1 << ") = " << number(r.friedman_statistic)
         << ", p = " << number(r.friedman_p) << "\n";
@@ -381,10 +396,10 @@ void write_report(const std::vector<MetricReport>& reports, const ReportOptions&
         const auto& c = r.cells[d][l];
         if (!c) continue;
         out << csv_field(r.metric) << ',' << csv_field(r.datasets[d]) << ',' << csv_field(r.learners[l]) << ','
-            << csv_field(c->params) << ',' << c->values.size() << ',' << number(c->mean) << ',' << number(c->std) << ','
-            << (options.bootstrap > 0 ? number(c->ci_low) + "," + number(c->ci_high) : std::string(",")) << ','
-            << c->best << ',' << c->tied_with_best << ',' << (c->untested ? std::string() : number(c->p_value)) << ','
-            << (r.ranked_datasets > 0 ? number(r.average_ranks[l]) : std::string()) << '\n';
+            << csv_field(c->params) << ',' << c->values.size() << ',' << csv_number(c->mean) << ',' << csv_number(c->std)
+            << ',' << (options.bootstrap > 0 ? csv_number(c->ci_low) + "," + csv_number(c->ci_high) : std::string(","))
+            << ',' << c->best << ',' << c->tied_with_best << ',' << (c->untested ? std::string() : number(c->p_value))
+            << ',' << (r.ranked_datasets > 0 ? number(r.average_ranks[l]) : std::string()) << '\n';
       }
   }
 }

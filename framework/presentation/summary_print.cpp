@@ -19,7 +19,7 @@ std::vector<SummaryRow> summarize(const std::vector<RunSummary>& runs, const std
                                   bool maximize, bool every_grid_point, bool per_seed) {
   std::vector<SummaryRow> rows;
   for (const auto& chosen : select_runs(runs, selection_metric, maximize, every_grid_point, per_seed)) {
-    // Mean and sample standard deviation over the chosen runs, for every metric.
+    // Mean and sample standard deviation over the chosen runs, for every metric (no std from one run: "(-)").
     const auto& members = chosen.runs;
     SummaryRow row{
         chosen.dataset, chosen.learner, chosen.params, static_cast<std::int64_t>(members.size()), {}, {}, {}};
@@ -27,16 +27,14 @@ std::vector<SummaryRow> summarize(const std::vector<RunSummary>& runs, const std
       row.rounds_per_second += run->rounds_per_second() / static_cast<double>(members.size());
       if (std::isnan(row.peak_rss_mb) || run->peak_rss_mb > row.peak_rss_mb) row.peak_rss_mb = run->peak_rss_mb;
     }
+    std::vector<double> values(members.size());
     for (const auto& [name, value] : members.front()->metrics) {
-      double sum = 0.0;
-      for (const auto* run : members) sum += final_metric(*run, name);
-      const double n = static_cast<double>(members.size());
-      const double mean = sum / n;
-      double squares = 0.0;
-      for (const auto* run : members) squares += (final_metric(*run, name) - mean) * (final_metric(*run, name) - mean);
+      std::transform(members.begin(), members.end(), values.begin(),
+                     [&](const RunSummary* run) { return final_metric(*run, name); });
+      const auto [mean, std] = mean_and_std(values);
       row.metric_names.push_back(name);
       row.means.push_back(mean);
-      row.stds.push_back(members.size() > 1 ? std::sqrt(squares / (n - 1)) : 0.0);
+      row.stds.push_back(std);
     }
     rows.push_back(std::move(row));
   }

@@ -2,6 +2,7 @@
 #include "text_table.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace glimpse {
@@ -28,6 +29,7 @@ void TextTable::print(std::ostream& out) const {
 }
 
 std::string format_metric(const std::string& metric, double value, bool spread) {
+  if (std::isnan(value)) return "-";  // a metric the runs lack, or the spread of a single run
   char buffer[32];
   const bool fraction = metric.find("accuracy") != std::string::npos || metric.find("rate") != std::string::npos;
   if (fraction)

@@ -19,7 +19,7 @@ class TextTable {
 };
 
 // A metric's value as reports show it: percentages for accuracies and rates ("82.5%", spread "1.3"), else 4
-// significant digits (spread: 3).
+// significant digits (spread: 3); NaN as "-".
 std::string format_metric(const std::string& metric, double value, bool spread);
 
 }  // namespace glimpse

@@ -119,6 +119,16 @@ double final_metric(const RunSummary& run, const std::string& name) {
   return std::numeric_limits<double>::quiet_NaN();
 }
 
+MeanStd mean_and_std(const std::vector<double>& values) {
+  const auto n = static_cast<double>(values.size());
+  double sum = 0.0;
+  for (const double v : values) sum += v;
+  const double mean = sum / n;
+  double squares = 0.0;
+  for (const double v : values) squares += (v - mean) * (v - mean);
+  return {mean, values.size() > 1 ? std::sqrt(squares / (n - 1)) : std::numeric_limits<double>::quiet_NaN()};
+}
+
 namespace {
 // Whether a grid point's runs include one of each seed.
 bool has_every_seed(const std::vector<const RunSummary*>& members, const std::vector<std::int64_t>& seeds) {

@@ -76,4 +76,11 @@ std::vector<SelectedRuns> choose_grid_points(const std::vector<RunSummary>& runs
 // A run's final value of a metric; NaN when the run has none.
 double final_metric(const RunSummary& run, const std::string& name);
 
+// The mean of values and their sample standard deviation (divided by n - 1). With one value the std is NaN, not 0:
+// one seed says nothing of the spread over seeds.
+struct MeanStd {
+  double mean, std;
+};
+MeanStd mean_and_std(const std::vector<double>& values);
+
 }  // namespace glimpse

@@ -128,4 +128,7 @@ JSON
 "$GLIMPSE" run sets.json -o sets.h5 --quiet 2> sets_log.txt
 grep -q "^glimpse: note: sets.json: oracle (candidate_set) on dataset 'gaussians': sets of size 4 on K = 4 classes hold every label" sets_log.txt ||
   fail "no note on uninformative sets: $(cat sets_log.txt)"
+# One seed has no spread: its std is "-", not 0.
+"$GLIMPSE" summary sets.h5 > one_seed.txt
+grep -qE "^gaussians +avg_perceptron .* 1 +[0-9.]+ \(-\)" one_seed.txt || fail "a single seed's std: $(cat one_seed.txt)"
 echo "1 passed, 0 failed"

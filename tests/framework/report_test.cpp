@@ -176,6 +176,29 @@ TEST(Report, ALearnerSharingNoSeedsWithTheBestIsMarkedUntestedNotDifferent) {
   EXPECT_NE(csv.str().find(",0,0,,"), std::string::npos) << csv.str();  // best, tied, no p-value
 }
 
+TEST(Report, OneSeedHasNoSpread) {
+  TempDir dir;
+  write_trace(dir.path() / "a.h5", {{"d1", "A", 1, 0.9}, {"d1", "B", 1, 0.5}, {"d1", "B", 2, 0.7}});
+  const auto reports = build_report({dir.path() / "a.h5"}, {});
+  const MetricReport& r = reports[0];
+  ASSERT_EQ(r.learners.size(), 2u);
+  EXPECT_DOUBLE_EQ(r.cells[0][0]->mean, 0.9);
+  EXPECT_TRUE(std::isnan(r.cells[0][0]->std));  // one value: no sample std, not 0
+  EXPECT_DOUBLE_EQ(r.cells[0][1]->std, std::sqrt(0.02));  // (0.5, 0.7): squares 0.02 over n - 1 = 1
+  std::ostringstream markdown, latex, csv, bootstrap;
+  write_report(reports, {}, ReportFormat::markdown, markdown);
+  write_report(reports, {}, ReportFormat::latex, latex);
+  write_report(reports, {}, ReportFormat::csv, csv);
+  EXPECT_NE(markdown.str().find("| **90.0% (-)** | 60.0% (14.1) † |"), std::string::npos) << markdown.str();
+  EXPECT_NE(markdown.str().find("(-): one seed, no spread"), std::string::npos) << markdown.str();
+  EXPECT_NE(latex.str().find("% (-): one seed, no spread"), std::string::npos) << latex.str();
+  EXPECT_NE(csv.str().find(",1,0.9,,,,1,"), std::string::npos) << csv.str();  // seeds, mean, no std, no interval
+  ReportOptions with_bootstrap;
+  with_bootstrap.bootstrap = 200;
+  write_report(build_report({dir.path() / "a.h5"}, with_bootstrap), with_bootstrap, ReportFormat::markdown, bootstrap);
+  EXPECT_NE(bootstrap.str().find("| **90.0% [-]** |"), std::string::npos) << bootstrap.str();
+}
+
 TEST(Report, AMetricNoFileSelectsByIsTabulatedOnlyWithAGoal) {
   TempDir dir;
   write_trace(dir.path() / "a.h5", two_datasets(), true);
