@@ -333,6 +333,7 @@ class ProtocolParser {
     if (batch) protocol.selection.maximize = false;  // batch metrics are test errors
     if (cross_validates) protocol.selection = {"cv_error", false, true};
     if (const auto* selection = r.child(root, "selection")) {
+      protocol.selection.given = true;
       if (!is_object(*selection)) r.fail("selection", "expected {\"metric\": NAME, \"goal\": \"max\" or \"min\"}");
       r.only_keys(*selection, "selection", {"metric", "goal", "per_seed"});
       if (const auto* m = r.child(*selection, "metric")) {

@@ -128,6 +128,18 @@ JSON
 "$GLIMPSE" run sets.json -o sets.h5 --quiet 2> sets_log.txt
 grep -q "^glimpse: note: sets.json: oracle (candidate_set) on dataset 'gaussians': sets of size 4 on K = 4 classes hold every label" sets_log.txt ||
   fail "no note on uninformative sets: $(cat sets_log.txt)"
+# A grid without "selection" is chosen by the highest mean of the first metric, which the run says (it is the worst
+# point when lower is better); with the goal given, or without a grid, nothing is said.
+cat > no_rule.json <<'JSON'
+{"datasets": [{"source": "gaussians", "params": {"n_per_class": 20}}], "oracle": {"name": "full"},
+ "learners": [{"name": "perceptron", "grid": {"margin": [0, 1]}}], "metrics": [{"name": "mistakes"}], "seeds": 1}
+JSON
+"$GLIMPSE" run no_rule.json -o no_rule.h5 --quiet 2> no_rule.txt
+grep -q '^glimpse: note: no_rule.json: no "selection": of each learner.s grid points, the one of highest mean mistakes (the first metric) is chosen; if lower is better, add "selection": {"metric": "mistakes", "goal": "min"}$' \
+  no_rule.txt || fail "no note on the default selection: $(cat no_rule.txt)"
+sed 's/"seeds": 1}/"seeds": 1, "selection": {"metric": "mistakes", "goal": "min"}}/' no_rule.json > rule.json
+"$GLIMPSE" run rule.json -o rule.h5 --quiet 2> rule.txt
+! grep -q "selection" rule.txt || fail "a note with the rule given: $(cat rule.txt)"
 # One seed has no spread: its std is "-", not 0.
 "$GLIMPSE" summary sets.h5 > one_seed.txt
 grep -qE "^gaussians +avg_perceptron .* 1 +[0-9.]+ \(-\)" one_seed.txt || fail "a single seed's std: $(cat one_seed.txt)"
