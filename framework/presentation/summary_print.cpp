@@ -149,7 +149,7 @@ std::string goal_not_known(const std::string& rules, std::size_t files) {
 void print_summary(const std::filesystem::path& path, std::ostream& out, SummaryView view,
                    const std::string& table_metric) {
   const h5::Handle file = open_trace_file(path);
-  const auto [selection, maximize, per_seed, given] = read_selection(file);
+  const auto [selection, maximize, per_seed] = read_selection(file);
   const auto runs = read_run_summaries(file);
   // A metric no run has made a table of dashes, as if every run had failed to report it.
   if (view == SummaryView::table && !table_metric.empty() && !runs.empty() &&

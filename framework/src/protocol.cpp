@@ -330,10 +330,9 @@ class ProtocolParser {
     // Cross-validated batch protocols choose, on every split, the grid point of least cross-validation error.
     const bool cross_validates = batch && protocol.split.folds > 1;
     protocol.selection.metric = protocol.metrics.front().output_name;
-    if (batch) protocol.selection.maximize = false;  // batch metrics are test errors
     if (cross_validates) protocol.selection = {"cv_error", false, true};
+    const pt::ptree* goal = nullptr;
     if (const auto* selection = r.child(root, "selection")) {
-      protocol.selection.given = true;
       if (!is_object(*selection)) r.fail("selection", "expected {\"metric\": NAME, \"goal\": \"max\" or \"min\"}");
       r.only_keys(*selection, "selection", {"metric", "goal", "per_seed"});
       if (const auto* m = r.child(*selection, "metric")) {
@@ -347,11 +346,44 @@ class ProtocolParser {
           r.fail("selection.metric", "'" + protocol.selection.metric + "' is not produced by any metric; metrics: " +
                                          join({metric_names.begin(), metric_names.end()}));
       }
-      if (const auto* g = r.child(*selection, "goal"))
-        protocol.selection.maximize = r.choice<bool>(*g, "selection.goal", {{"max", true}, {"min", false}});
+      goal = r.child(*selection, "goal");
       if (const auto* p = r.child(*selection, "per_seed"))
         protocol.selection.per_seed = r.choice<bool>(*p, "selection.per_seed", {{"true", true}, {"false", false}});
     }
+    if (goal) {
+      protocol.selection.maximize = r.choice<bool>(*goal, "selection.goal", {{"max", true}, {"min", false}});
+      return;
+    }
+    if (cross_validates && protocol.selection.metric == "cv_error") return;
+    // No goal given: the way the metric plugin declares better. A metric that declares none leaves the choice of a
+    // grid point a guess (for a count of queries, either end may be meant), so a grid needs the goal written.
+    const Better better = declared_better(protocol.selection.metric);
+    if (better != Better::unknown) {
+      protocol.selection.maximize = better == Better::higher;
+      return;
+    }
+    protocol.selection.maximize = !batch;
+    bool grid = false;  // a learner's grid points: its own grid times its query rule's
+    for (std::int32_t l = 0; l < static_cast<std::int32_t>(protocol.learners.size()); ++l) {
+      const PluginUse* rule = protocol.query_rule_for(l);
+      grid = grid || protocol.learners[static_cast<std::size_t>(l)].grid_size() * (rule ? rule->grid_size() : 1) > 1;
+    }
+    if (grid)
+      r.fail("selection", "which grid point is best is not known: '" + protocol.selection.metric +
+                              "' comes from a metric that does not declare whether higher or lower is better; add "
+                              "\"selection\": {\"metric\": \"" + protocol.selection.metric +
+                              "\", \"goal\": \"max\"} (or \"min\")");
+  }
+
+  // What the metric producing `output` (its output name, or that name and a suffix) declares of its values; unknown
+  // for a learner's own values ("learner_...").
+  Better declared_better(const std::string& output) const {
+    const PluginUse* producer = nullptr;
+    for (const auto& metric : protocol.metrics)
+      if ((output == metric.output_name || output.rfind(metric.output_name + "_", 0) == 0) &&
+          (!producer || metric.output_name.size() > producer->output_name.size()))
+        producer = &metric;
+    return producer ? producer->plugin->spec->better : Better::unknown;
   }
 
   Reader& r;

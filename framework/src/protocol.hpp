@@ -81,8 +81,6 @@ struct SelectionRule {
   // Choose the grid point separately for every seed (as cross-validation does, on each split) instead of by
   // the mean over seeds.
   bool per_seed = false;
-  // Whether the protocol wrote "selection" (else the defaults above: its first metric, max; batch: min).
-  bool given = false;
 };
 
 // How a batch protocol splits each dataset for each seed (the PS3VT paper's protocol): a stratified `test` fraction is

@@ -103,14 +103,6 @@ SweepPlan plan_sweep(const Protocol& protocol, PreparationCache* cache) {
     sweep.datasets.push_back(std::move(plan));
   }
   sweep.list.runs = expand_runs(protocol, shapes, &sweep.list.notes);
-  // The default rule takes the highest mean of the first metric, which for a metric where lower is better (mistakes,
-  // regret) chooses the worst grid point: the core cannot know which way a metric goes, so it says what it does.
-  if (!protocol.selection.given && !protocol.batch() &&
-      std::any_of(sweep.list.runs.begin(), sweep.list.runs.end(), [](const RunSpec& run) { return run.grid_point > 0; }))
-    sweep.list.notes.push_back(protocol.file + ": no \"selection\": of each learner's grid points, the one of highest mean " +
-                               protocol.selection.metric +
-                               " (the first metric) is chosen; if lower is better, add \"selection\": {\"metric\": \"" +
-                               protocol.selection.metric + "\", \"goal\": \"min\"}");
   for (const auto& run : sweep.list.runs) {
     const ProblemShape& shape = shapes[static_cast<std::size_t>(run.dataset)];
     sweep.list.costs.push_back(static_cast<double>(protocol.passes) *

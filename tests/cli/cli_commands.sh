@@ -128,18 +128,20 @@ JSON
 "$GLIMPSE" run sets.json -o sets.h5 --quiet 2> sets_log.txt
 grep -q "^glimpse: note: sets.json: oracle (candidate_set) on dataset 'gaussians': sets of size 4 on K = 4 classes hold every label" sets_log.txt ||
   fail "no note on uninformative sets: $(cat sets_log.txt)"
-# A grid without "selection" is chosen by the highest mean of the first metric, which the run says (it is the worst
-# point when lower is better); with the goal given, or without a grid, nothing is said.
+# Without a goal, a grid is chosen the way the metric plugin declares better: fewest mistakes. A metric that declares
+# neither way (queries) is refused with a grid, naming the rule to add.
 cat > no_rule.json <<'JSON'
 {"datasets": [{"source": "gaussians", "params": {"n_per_class": 20}}], "oracle": {"name": "full"},
  "learners": [{"name": "perceptron", "grid": {"margin": [0, 1]}}], "metrics": [{"name": "mistakes"}], "seeds": 1}
 JSON
-"$GLIMPSE" run no_rule.json -o no_rule.h5 --quiet 2> no_rule.txt
-grep -q '^glimpse: note: no_rule.json: no "selection": of each learner.s grid points, the one of highest mean mistakes (the first metric) is chosen; if lower is better, add "selection": {"metric": "mistakes", "goal": "min"}$' \
-  no_rule.txt || fail "no note on the default selection: $(cat no_rule.txt)"
-sed 's/"seeds": 1}/"seeds": 1, "selection": {"metric": "mistakes", "goal": "min"}}/' no_rule.json > rule.json
-"$GLIMPSE" run rule.json -o rule.h5 --quiet 2> rule.txt
-! grep -q "selection" rule.txt || fail "a note with the rule given: $(cat rule.txt)"
+"$GLIMPSE" run no_rule.json -o no_rule.h5 --quiet
+"$GLIMPSE" summary no_rule.h5 | grep -q "grid point chosen by min mean mistakes" || fail "$("$GLIMPSE" summary no_rule.h5)"
+sed 's/"mistakes"}]/"queries"}]/' no_rule.json > unknown_way.json
+set +e; "$GLIMPSE" run unknown_way.json -o unknown_way.h5 --quiet 2> unknown_way.txt; status=$?; set -e
+[ "$status" = 2 ] && grep -q "^glimpse: error: unknown_way.json: selection: which grid point is best is not known: 'queries'" \
+  unknown_way.txt || fail "a grid chosen by a metric of no declared way: exit $status, $(cat unknown_way.txt)"
+"$GLIMPSE" describe queries | grep -q "^  better: unknown" && "$GLIMPSE" describe mistakes | grep -q "^  better: lower" \
+  || fail "describe does not say which way a metric is better"
 # One seed has no spread: its std is "-", not 0.
 "$GLIMPSE" summary sets.h5 > one_seed.txt
 grep -qE "^gaussians +avg_perceptron .* 1 +[0-9.]+ \(-\)" one_seed.txt || fail "a single seed's std: $(cat one_seed.txt)"

@@ -201,6 +201,36 @@ TEST(Protocol, RefusesMissingSectionsAndBadSettings) {
                                  "x.json", ".", registry()));
 }
 
+// Without a goal, the selection goes the way its metric plugin declares better; a grid chosen by a metric that
+// declares neither way needs the goal written (the highest mean of mistakes would be the worst point).
+TEST(Protocol, TheSelectionGoalIsTheMetricsDeclaredWayUnlessGiven) {
+  const auto selection = [](const std::string& text) { return parse_protocol(text, "x.json", ".", registry()).selection; };
+  const std::string metrics = "[{\"name\": \"online_accuracy\"}]";
+  EXPECT_TRUE(selection(valid).maximize);
+  const std::string by_mistakes = with(valid, metrics, "[{\"name\": \"mistakes\"}, {\"name\": \"online_accuracy\"}]");
+  EXPECT_EQ(selection(by_mistakes).metric, "mistakes");
+  EXPECT_FALSE(selection(by_mistakes).maximize);
+  EXPECT_FALSE(selection(with(by_mistakes, "\"seeds\": 2", "\"seeds\": 2, \"selection\": {\"metric\": \"mistakes_proposed\"}"))
+                   .maximize);
+  EXPECT_TRUE(selection(with(by_mistakes, "\"seeds\": 2", "\"seeds\": 2, \"selection\": {\"metric\": \"online_accuracy\"}"))
+                  .maximize);
+  EXPECT_TRUE(selection(with(by_mistakes, "\"seeds\": 2", "\"seeds\": 2, \"selection\": {\"goal\": \"max\"}")).maximize);
+  const std::string by_queries = with(valid, metrics, "[{\"name\": \"queries\"}, {\"name\": \"online_accuracy\"}]");
+  EXPECT_EQ(refusal(by_queries),
+            "x.json: selection: which grid point is best is not known: 'queries' comes from a metric that does not "
+            "declare whether higher or lower is better; add \"selection\": {\"metric\": \"queries\", \"goal\": "
+            "\"max\"} (or \"min\")");
+  EXPECT_FALSE(
+      selection(with(by_queries, "\"seeds\": 2", "\"seeds\": 2, \"selection\": {\"goal\": \"min\"}")).maximize);
+  // Without a grid nothing is chosen, and the old default stands (online: max); a query rule's grid is a grid.
+  const std::string no_grid = with(by_queries, "\"grid\": {\"eta\": [0.5, 1]}", "\"params\": {\"eta\": 0.5}");
+  EXPECT_TRUE(selection(no_grid).maximize);
+  EXPECT_NE(refusal(with(no_grid, "\"seeds\": 2",
+                         "\"seeds\": 2, \"query_rule\": {\"name\": \"random\", \"grid\": {\"probability\": [0.1, 0.5]}}"))
+                .find("x.json: selection: which grid point is best is not known"),
+            std::string::npos);
+}
+
 TEST(Protocol, RefusesOutOfRangeExpressionOnceTheShapeIsKnown) {
   const Protocol p = parse_protocol(with(valid, "[0.5, 1]", "[0.5, \"1-K/4\"]"), "x.json", ".", registry());
   EXPECT_EQ(error_of([&] {

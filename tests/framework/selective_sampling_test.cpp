@@ -98,7 +98,7 @@ TEST(SelectiveSampling, LearnersCarryTheirOwnQueryRulesAndRuleGrids) {
                    {"name": "perceptron", "as": "random", "grid": {"margin": [0, 0.5]},
                     "query_rule": {"name": "random", "grid": {"probability": [0.1, 0.5, 0.9]}}},
                    {"name": "perceptron", "as": "bbq"}],
-      "metrics": [{"name": "queries"}], "seeds": 2})",
+      "metrics": [{"name": "queries"}], "selection": {"goal": "max"}, "seeds": 2})",
                                            "ss.json", ".", registry());
   ASSERT_EQ(protocol.query_rule_for(0)->name(), "always");
   ASSERT_EQ(protocol.query_rule_for(2)->name(), "bbq");

@@ -38,6 +38,19 @@ std::string params_json(const PluginSpec& spec) {
   return out + "]";
 }
 
+// Which way a metric's values are better, as --json and describe print it.
+const char* better_name(glimpse::Better better) {
+  switch (better) {
+    case glimpse::Better::higher:
+      return "higher";
+    case glimpse::Better::lower:
+      return "lower";
+    case glimpse::Better::unknown:
+      break;
+  }
+  return "unknown";
+}
+
 }  // namespace
 
 int command_plugins(const std::vector<std::string>& args) {
@@ -45,8 +58,9 @@ int command_plugins(const std::vector<std::string>& args) {
       "glimpse plugins: lists loadable plugins and any library that was refused\n\nOptions");
   options.add_options()("help,h", "show this help")(
       "json",
-      "one JSON object per line: name, kind, version, revision (arithmetic revision), file and params (each "
-      "parameter's name, type, default, required, lower and upper bounds, choices)");
+      "one JSON object per line: name, kind, version, revision (arithmetic revision), file, params (each "
+      "parameter's name, type, default, required, lower and upper bounds, choices) and better (metrics: which way "
+      "their values are better, higher, lower or unknown)");
   const auto vm = parse(args, options, {});
   if (vm.count("help")) {
     std::cout << options << '\n';
@@ -58,7 +72,8 @@ int command_plugins(const std::vector<std::string>& args) {
       std::cout << "{\"name\": " << json_text(p->spec->name) << ", \"kind\": \""
                 << glimpse::plugin_kind_name(p->spec->kind) << "\", \"version\": " << json_text(p->spec->version)
                 << ", \"revision\": " << p->spec->revision << ", \"file\": " << json_text(p->file.string())
-                << ", \"params\": " << params_json(*p->spec) << "}\n";
+                << ", \"params\": " << params_json(*p->spec) << ", \"better\": \"" << better_name(p->spec->better)
+                << "\"}\n";
     for (const auto& problem : registry.problems()) std::cerr << "not loaded: " << problem << '\n';
     return 0;
   }
@@ -104,6 +119,12 @@ int command_describe(const std::vector<std::string>& args) {
     if (spec.batch)
       std::cout << "  fitted in batch protocols (\"kind\": \"batch\")" << (spec.accepts.empty() ? " only" : "") << '\n';
   }
+  if (spec.kind == glimpse::PluginKind::metric)
+    std::cout << "  better: " << better_name(spec.better)
+              << (spec.better == glimpse::Better::unknown ? " (a protocol choosing among grid points by it gives "
+                                                            "selection.goal)"
+                                                          : "")
+              << '\n';
   if (spec.kind == glimpse::PluginKind::oracle)
     std::cout << "  produces feedback: " << glimpse::feedback_kind_name(spec.produces) << '\n';
   std::cout << "  file: " << plugin->file.string() << "\n\n";

@@ -20,7 +20,7 @@
 // in libglimpse_dataset_file; 14: FeedbackOracle::notes; 15: LabelBuyer, RunReporter and BatchLearner; 16: MetricResults
 // holds glimpse/named_results.hpp's types, `name` where it said `suffix`). The host refuses plugins built against
 // another value.
-#define GLIMPSE_PLUGIN_API_VERSION 16
+#define GLIMPSE_PLUGIN_API_VERSION 17
 
 // Types whose identity must be shared between the host and plugins built with -fvisibility=hidden.
 #define GLIMPSE_API __attribute__((visibility("default")))
@@ -31,6 +31,11 @@ enum class PluginKind : std::uint8_t { learner, oracle, query_rule, metric, data
 std::string_view plugin_kind_name(PluginKind kind) noexcept;
 
 // What a plugin declares about itself; `glimpse describe NAME` prints it and validation checks against it.
+// Metrics: which way is better for every value a metric reports (its output name and each suffix), so that a
+// protocol without a selection goal chooses the right end of a grid. unknown: neither way (a count of queries), or
+// values of both kinds; such a protocol must give "goal".
+enum class Better { unknown, higher, lower };
+
 struct PluginSpec {
   std::string name;  // lower_snake_case, unique among loaded plugins
   PluginKind kind = PluginKind::learner;
@@ -50,6 +55,7 @@ struct PluginSpec {
   // Data sources: this one serves a protocol's dataset entries written by name ({"name": X}, or {"dataset": X,
   // "name": N}), with X as its `dataset` parameter. At most one loaded plugin may (the `installed` data source).
   bool serves_dataset_names = false;
+  Better better = Better::unknown;  // metrics: which way their values are better (see Better)
 };
 
 // Base of every object a plugin creates. The host deletes it through this virtual destructor, while the

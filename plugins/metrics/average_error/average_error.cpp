@@ -15,7 +15,8 @@ class AverageError final : public glimpse::Metric {
             .reference = "Bhattacharjee & Manwani, PAKDD 2020, section 5",
             .params = {glimpse::ParamSpec::integer("record_every", "100", "rounds between curve points (0: no curve)")
                            .at_least(0)
-                           .into(&AverageError::record_every_)}};
+                           .into(&AverageError::record_every_)},
+            .better = glimpse::Better::lower};
   }
   // Points at rounds E, 2E, ...
   void configure() {

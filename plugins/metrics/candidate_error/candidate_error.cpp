@@ -13,7 +13,8 @@ class CandidateError final : public glimpse::Metric {
     return {.name = "candidate_error",
             .kind = glimpse::PluginKind::metric,
             .summary = "share of rounds whose prediction is outside the round's candidate label set",
-            .reference = "Cour et al. (JMLR 2011) partial 0-1 loss"};
+            .reference = "Cour et al. (JMLR 2011) partial 0-1 loss",
+            .better = glimpse::Better::lower};
   }
   explicit CandidateError(const glimpse::ParamValues&) {}
   void reset(const glimpse::ProblemShape&, std::int64_t) override { outside_ = counted_ = 0; }

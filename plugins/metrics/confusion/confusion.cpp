@@ -29,7 +29,8 @@ class Confusion final : public glimpse::Metric {
                        glimpse::ParamSpec::choice("against", "truth", {"truth", "feedback"},
                                                   "online: score against the true label, or against the label the "
                                                   "oracle gave (rounds without a label are left out)")
-                           .into(&Confusion::against_)}};
+                           .into(&Confusion::against_)},
+            .better = glimpse::Better::lower};
   }
   void configure() {
     online_norm_ = glimpse::algorithms::SampledCurve("", record_every_, record_every_);

@@ -13,7 +13,8 @@ class Cost final : public glimpse::Metric {
             .kind = glimpse::PluginKind::metric,
             .summary = "total and mean cost C(y, prediction) of the predictions under a cost matrix",
             .reference = "Agarwal, ICML 2013, section 2",
-            .params = declared_params()};
+            .params = declared_params(),
+            .better = glimpse::Better::lower};
   }
   explicit Cost(const glimpse::ParamValues& params) : costs_(params) {}  // the cost matrix reads its own
   void reset(const glimpse::ProblemShape& shape, std::int64_t) override {

@@ -10,7 +10,8 @@ class Mistakes final : public glimpse::Metric {
             .kind = glimpse::PluginKind::metric,
             .summary =
                 "number of rounds whose predicted label was wrong (NAME) and whose proposed label was wrong "
-                "(NAME_proposed)"};
+                "(NAME_proposed)",
+            .better = glimpse::Better::lower};
   }
   explicit Mistakes(const glimpse::ParamValues&) {}
   void reset(const glimpse::ProblemShape&, std::int64_t) override { predicted_ = proposed_ = 0; }

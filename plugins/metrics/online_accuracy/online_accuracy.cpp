@@ -17,7 +17,8 @@ class OnlineAccuracy final : public glimpse::Metric {
             .params = {glimpse::algorithms::scored_label_param(&OnlineAccuracy::of_),
                        glimpse::ParamSpec::integer("record_every", "100", "rounds between curve points (0: no curve)")
                            .at_least(0)
-                           .into(&OnlineAccuracy::record_every_)}};
+                           .into(&OnlineAccuracy::record_every_)},
+            .better = glimpse::Better::higher};
   }
   // Points at rounds 1, 1 + E, 1 + 2E, ... as the CSPA authors' code records them.
   void configure() { ratio_ = glimpse::algorithms::RunningRatioCurve(record_every_, 1); }

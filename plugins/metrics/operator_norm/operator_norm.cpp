@@ -14,7 +14,8 @@ class OperatorNorm final : public glimpse::Metric {
             .kind = glimpse::PluginKind::metric,
             .summary = "final operator norm of the class-normalised confusion matrix (online, and test if any)",
             .reference = "Ralaivola, Confusion-Based Online Learning and a Passive-Aggressive Scheme, NIPS 2012",
-            .params = {glimpse::algorithms::scored_label_param(&OperatorNorm::of_)}};
+            .params = {glimpse::algorithms::scored_label_param(&OperatorNorm::of_)},
+            .better = glimpse::Better::lower};
   }
 
   void reset(const glimpse::ProblemShape& shape, std::int64_t) override {

@@ -16,7 +16,8 @@ class Regret final : public glimpse::Metric {
             .kind = glimpse::PluginKind::metric,
             .summary = "cumulative expected cost of the predictions minus the Bayes predictor's (needs p(y|x))",
             .reference = "Agarwal, ICML 2013, section 2",
-            .params = declared_params()};
+            .params = declared_params(),
+            .better = glimpse::Better::lower};
   }
   explicit Regret(const glimpse::ParamValues& params)
       : costs_(params) {}  // the cost matrix's parameters are cost_matrix.hpp's

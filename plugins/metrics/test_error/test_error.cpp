@@ -12,7 +12,8 @@ class TestError final : public glimpse::Metric {
             .kind = glimpse::PluginKind::metric,
             .summary =
                 "share of held-out rows whose predicted label is wrong, at the last evaluation (NAME) and "
-                "at every evaluation (curve NAME)"};
+                "at every evaluation (curve NAME)",
+            .better = glimpse::Better::lower};
   }
   explicit TestError(const glimpse::ParamValues&) {}
   void reset(const glimpse::ProblemShape&, std::int64_t) override {

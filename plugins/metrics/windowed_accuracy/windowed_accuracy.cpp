@@ -15,7 +15,8 @@ class WindowedAccuracy final : public glimpse::Metric {
             .params = {glimpse::algorithms::scored_label_param(&WindowedAccuracy::of_),
                        glimpse::ParamSpec::integer("window", "100", "rounds per window")
                            .at_least(1)
-                           .into(&WindowedAccuracy::window_)}};
+                           .into(&WindowedAccuracy::window_)},
+            .better = glimpse::Better::higher};
   }
   void reset(const glimpse::ProblemShape&, std::int64_t total_rounds) override {
     in_window_ = correct_in_window_ = last_round_ = 0;
