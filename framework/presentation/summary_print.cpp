@@ -29,8 +29,7 @@ std::vector<SummaryRow> summarize(const std::vector<RunSummary>& runs, const std
     }
     std::vector<double> values(members.size());
     for (const auto& [name, value] : members.front()->metrics) {
-      std::transform(members.begin(), members.end(), values.begin(),
-                     [&](const RunSummary* run) { return final_metric(*run, name); });
+      for (std::size_t i = 0; i < members.size(); ++i) values[i] = final_metric(*members[i], name);
       const auto [mean, std] = mean_and_std(values);
       row.metric_names.push_back(name);
       row.means.push_back(mean);
