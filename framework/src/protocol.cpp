@@ -337,11 +337,8 @@ class ProtocolParser {
       r.only_keys(*selection, "selection", {"metric", "goal", "per_seed"});
       if (const auto* m = r.child(*selection, "metric")) {
         protocol.selection.metric = r.value(*m, "selection.metric", "a metric output name");
-        const bool known =
-            (cross_validates && protocol.selection.metric == "cv_error") ||
-            std::any_of(metric_names.begin(), metric_names.end(), [&](const std::string& name) {
-              return protocol.selection.metric == name || protocol.selection.metric.rfind(name + "_", 0) == 0;
-            });
+        const bool known = (cross_validates && protocol.selection.metric == "cv_error") ||
+                           metric_producing(protocol.selection.metric) != nullptr;
         if (!known)
           r.fail("selection.metric", "'" + protocol.selection.metric + "' is not produced by any metric; metrics: " +
                                          join({metric_names.begin(), metric_names.end()}));
@@ -363,11 +360,9 @@ class ProtocolParser {
       return;
     }
     protocol.selection.maximize = !batch;
-    bool grid = false;  // a learner's grid points: its own grid times its query rule's
-    for (std::int32_t l = 0; l < static_cast<std::int32_t>(protocol.learners.size()); ++l) {
-      const PluginUse* rule = protocol.query_rule_for(l);
-      grid = grid || protocol.learners[static_cast<std::size_t>(l)].grid_size() * (rule ? rule->grid_size() : 1) > 1;
-    }
+    bool grid = false;
+    for (std::int32_t l = 0; l < static_cast<std::int32_t>(protocol.learners.size()); ++l)
+      grid = grid || protocol.grid_points(l) > 1;
     if (grid)
       r.fail("selection", "which grid point is best is not known: '" + protocol.selection.metric +
                               "' comes from a metric that does not declare whether higher or lower is better; add "
@@ -375,14 +370,20 @@ class ProtocolParser {
                               "\", \"goal\": \"max\"} (or \"min\")");
   }
 
-  // What the metric producing `output` (its output name, or that name and a suffix) declares of its values; unknown
-  // for a learner's own values ("learner_...").
-  Better declared_better(const std::string& output) const {
+  // The metric entry whose values include `output` (its output name, or that name and a suffix; the longest such
+  // name); null when none does.
+  const PluginUse* metric_producing(const std::string& output) const {
     const PluginUse* producer = nullptr;
     for (const auto& metric : protocol.metrics)
       if ((output == metric.output_name || output.rfind(metric.output_name + "_", 0) == 0) &&
           (!producer || metric.output_name.size() > producer->output_name.size()))
         producer = &metric;
+    return producer;
+  }
+
+  // What the metric producing `output` declares of its values; unknown for a learner's own values ("learner_...").
+  Better declared_better(const std::string& output) const {
+    const PluginUse* producer = metric_producing(output);
     return producer ? producer->plugin->spec->better : Better::unknown;
   }
 

@@ -121,6 +121,11 @@ struct Protocol {
     const auto& own = learner_query_rules[static_cast<std::size_t>(learner)];
     return own ? &*own : query_rule ? &*query_rule : nullptr;
   }
+  // A learner's grid points: its own grid's times its query rule's.
+  std::int64_t grid_points(std::int32_t learner) const {
+    const PluginUse* rule = query_rule_for(learner);
+    return learners[static_cast<std::size_t>(learner)].grid_size() * (rule ? rule->grid_size() : 1);
+  }
   std::vector<PluginUse> metrics;
   std::vector<std::uint64_t> seeds;
   std::int64_t passes = 1;  // batch protocols: online learners' passes over the labelled rows
